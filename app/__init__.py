@@ -1,0 +1,1 @@
+"""cardroom's server: rooms over WebSockets in front of the rules engine."""

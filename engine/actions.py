@@ -1,0 +1,81 @@
+"""Actions as in record.md: plain dicts, checked against a per-game schema.
+
+A schema maps each action type to its fields: ``{"play": {"card": CARD, "trump": OPTIONAL_BOOL}}``.
+:func:`parse` returns a normalised copy (optional fields with a false default dropped), so that
+two spellings of the same action compare equal.
+"""
+
+from __future__ import annotations
+
+from .errors import MalformedAction
+
+
+def _card(value) -> str:
+    if isinstance(value, str) and len(value) == 2:
+        return value
+    raise MalformedAction(f"not a card code: {value!r}")
+
+
+def _cards(value) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise MalformedAction("cards must be a non-empty list of card codes")
+    cards = [_card(c) for c in value]
+    if len(set(cards)) != len(cards):
+        raise MalformedAction("the same card is named twice")
+    return cards
+
+
+def _integer(value) -> int:
+    # bool is an int in Python; a JSON true is not a number.
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise MalformedAction(f"not a whole number: {value!r}")
+
+
+def _flag(value) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise MalformedAction(f"not true or false: {value!r}")
+
+
+CARD, CARDS, INTEGER = _card, _cards, _integer
+OPTIONAL_FLAG = "optional-flag"  # a bool that may be omitted; false is the same as absent
+
+
+def parse(schema: dict[str, dict], action) -> dict:
+    """Check ``action`` against ``schema``; return its normal form or raise MalformedAction."""
+    if not isinstance(action, dict):
+        raise MalformedAction("an action is a JSON object")
+    kind = action.get("type")
+    fields = schema.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise MalformedAction(f"unknown action type: {kind!r}")
+    extra = set(action) - set(fields) - {"type"}
+    if extra:
+        raise MalformedAction(f"{kind} has no field {sorted(extra)[0]!r}")
+    parsed = {"type": kind}
+    for name, check in fields.items():
+        if check == OPTIONAL_FLAG:
+            if name in action and _flag(action[name]):
+                parsed[name] = True
+            continue
+        if name not in action:
+            raise MalformedAction(f"{kind} needs the field {name!r}")
+        parsed[name] = check(action[name])
+    return parsed
+
+
+def describe(action: dict) -> str:
+    """``play QS``, ``pass AS KS QH``, ``bid 75``, ``give 7C to 2``: the action in a few words."""
+    words = [str(action.get("type", "?"))]
+    if "card" in action:
+        words.append(str(action["card"]))
+    if isinstance(action.get("cards"), list):
+        words.extend(str(c) for c in action["cards"])
+    if "value" in action:
+        words.append(str(action["value"]))
+    if "to" in action:
+        words.append(f"to {action['to']}")
+    if action.get("trump") is True:
+        words.append("trumps")
+    return " ".join(words)

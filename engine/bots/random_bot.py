@@ -1,0 +1,39 @@
+"""The random bot: every legal action equally likely, without listing them all."""
+
+from __future__ import annotations
+
+import random
+
+
+def _count(kind: str, spec) -> int:
+    if isinstance(spec, list):
+        return len(spec)
+    if kind == "give":
+        return len(spec["cards"]) * len(spec["to"])
+    if "choose" in spec:
+        return 1  # one representative: the choice of cards is drawn below
+    return 1
+
+
+def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
+    sizes = [(kind, spec, _count(kind, spec)) for kind, spec in moves.items()]
+    pick = rng.randrange(sum(size for _, _, size in sizes))
+    for kind, spec, size in sizes:
+        if pick >= size:
+            pick -= size
+            continue
+        if kind == "play":
+            return {"type": "play", "card": spec[pick]}
+        if kind == "trump":
+            return {"type": "play", "card": spec[pick], "trump": True}
+        if kind == "declare":
+            return {"type": "declare", "cards": list(spec[pick])}
+        if kind in ("bid", "contract"):
+            return {"type": kind, "value": spec[pick]}
+        if kind == "give":
+            card, to = divmod(pick, len(spec["to"]))
+            return {"type": "give", "card": spec["cards"][card], "to": spec["to"][to]}
+        if "choose" in spec:
+            return {"type": kind, "cards": rng.sample(spec["from"], spec["choose"])}
+        return {"type": kind}
+    raise ValueError("no legal move")

@@ -1,0 +1,400 @@
+"""The shared trick-taking core: a deal's life cycle, tricks, and the match around the deals.
+
+A game module supplies a :class:`Game` (seats, pack, options, match end) and a :class:`Deal`
+subclass (its phases). Everything that is the same in the three games lives here once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Callable, ClassVar
+
+from . import actions
+from .cards import SUIT_NAMES, Pack
+from .errors import BadDeal, BadOptions, IllegalAction, NotYourTurn
+
+#: The seat argument of a view that shows every hand: for finished matches and replays only.
+EVERYONE = "everyone"
+
+
+class Deal:
+    """One deal, from the dealt pack to its scores. Subclasses implement one game's phases.
+
+    Contract for subclasses: ``_apply`` receives an action already checked against ``schema``
+    from a seat in ``to_act()``; it must check everything else *before* changing anything and
+    raise :class:`IllegalAction` if the rules forbid the action, so a refused action changes
+    nothing.
+    """
+
+    schema: ClassVar[dict[str, dict]]
+    game: ClassVar["Game"]
+
+    def __init__(self, options: dict, dealer: int, deck: list[str], kitty=None):
+        self.options = options
+        self.dealer = dealer
+        self.deck = list(deck)
+        self.kitty = kitty
+        self.actions: list[tuple[int, dict]] = []
+        self.over = False
+
+    # -- what each game implements -------------------------------------------------------------
+
+    def to_act(self) -> list[int]:
+        """Seats whose action is awaited, clockwise from the dealer's left."""
+        raise NotImplementedError
+
+    def moves(self, seat: int) -> dict:
+        """What ``seat`` may do now, compactly (see :func:`expand_moves`); ``{}`` if nothing."""
+        raise NotImplementedError
+
+    def _apply(self, seat: int, action: dict) -> None:
+        raise NotImplementedError
+
+    def view(self, seat) -> dict:
+        """What ``seat`` may know (``None``: a spectator; :data:`EVERYONE`: all hands open)."""
+        raise NotImplementedError
+
+    def scores(self) -> list[int]:
+        """The deal's scores so far, as ``cardroom replay`` prints them (final once over)."""
+        raise NotImplementedError
+
+    def summary(self) -> dict:
+        """Public details of the scoring, for the score sheet (only meaningful once over)."""
+        return {}
+
+    def redact(self, action: dict, actor: int, viewer) -> dict:
+        """The action as ``viewer`` may see it in an event stream (default: all of it)."""
+        return action
+
+    # -- shared ------------------------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return self.game.seats
+
+    def apply(self, seat: int, action) -> dict:
+        """Apply ``action`` for ``seat``; return its normal form, or raise an EngineError."""
+        parsed = actions.parse(self.schema, action)
+        if self.over:
+            raise NotYourTurn("the deal is over")
+        if seat not in self.to_act():
+            raise NotYourTurn("it is not your turn")
+        self._apply(seat, parsed)
+        self.actions.append((seat, parsed))
+        return parsed
+
+    def legal_actions(self, seat: int) -> list[dict]:
+        return expand_moves(self.moves(seat))
+
+    def clockwise_from(self, first: int) -> list[int]:
+        return [(first + i) % self.seats for i in range(self.seats)]
+
+
+class TrickDeal(Deal):
+    """A deal played in tricks: the current trick, who leads, what each seat has captured."""
+
+    pack: ClassVar[Pack]
+
+    def __init__(self, options, dealer, deck, kitty=None):
+        super().__init__(options, dealer, deck, kitty)
+        self.hands: list[list[str]] = [[] for _ in range(self.seats)]
+        self.trick: list[tuple[int, str]] = []
+        self.leader: int | None = None
+        self.turn: int | None = None
+        self.captured: list[list[str]] = [[] for _ in range(self.seats)]
+        self.tricks_won = [0] * self.seats
+        self.last_trick: dict | None = None
+        self.trump: str | None = None
+
+    def trick_winner(self) -> int:
+        """Highest trump in the trick, else the highest card of the suit led."""
+        strength = self.pack.strength
+        trump = self.trump
+        best_seat, best_card = self.trick[0]
+        for seat, card in self.trick[1:]:
+            if card[1] == best_card[1]:
+                if strength[card] > strength[best_card]:
+                    best_seat, best_card = seat, card
+            elif card[1] == trump:
+                best_seat, best_card = seat, card
+        return best_seat
+
+    def require_in_hand(self, seat: int, card: str) -> None:
+        if card not in self.hands[seat]:
+            raise IllegalAction(f"{card} is not in your hand")
+
+    def close_trick(self) -> int:
+        """Give the full trick to its winner; return the winner, who leads next."""
+        winner = self.trick_winner()
+        self.captured[winner].extend(card for _, card in self.trick)
+        self.tricks_won[winner] += 1
+        self.last_trick = {"cards": [[s, c] for s, c in self.trick], "winner": winner}
+        self.trick = []
+        self.leader = self.turn = winner
+        return winner
+
+    def trick_view(self) -> dict:
+        """The public part of the trick play, the same for every viewer."""
+        return {
+            "trick": [[s, c] for s, c in self.trick],
+            "leader": self.leader,
+            "turn": self.turn,
+            "last_trick": self.last_trick,
+            "tricks_won": list(self.tricks_won),
+            "hand_sizes": [len(h) for h in self.hands],
+            "trump": self.trump,
+        }
+
+    def hands_view(self, seat) -> list:
+        """Each seat's hand if ``seat`` may see it, else ``None``."""
+        return [
+            self.pack.sorted(h) if seat == EVERYONE or seat == s else None
+            for s, h in enumerate(self.hands)
+        ]
+
+
+def must_follow(hand: list[str], led_suit: str) -> list[str]:
+    """The cards of ``hand`` that follow ``led_suit`` (empty if none)."""
+    return [c for c in hand if c[1] == led_suit]
+
+
+def follow_suit_error(led_suit: str) -> IllegalAction:
+    return IllegalAction(f"you must follow suit ({SUIT_NAMES[led_suit]})")
+
+
+def expand_moves(moves: dict) -> list[dict]:
+    """Every legal action named by a compact ``moves`` description.
+
+    Shapes: ``{"play": [cards]}`` (with ``"trump": [cards]`` for leads that may call trumps),
+    ``{"declare": [[cards], ...]}``, ``{"bid": [values]}``, ``{"contract": [values]}``,
+    ``{"give": {"cards": [...], "to": [...]}}``, ``{"pass": {"choose": k, "from": [cards]}}``
+    and ``{"draw": {}}``-style actions without fields.
+    """
+    result: list[dict] = []
+    for kind, spec in moves.items():
+        if kind == "play":
+            result.extend({"type": "play", "card": c} for c in spec)
+        elif kind == "trump":
+            result.extend({"type": "play", "card": c, "trump": True} for c in spec)
+        elif kind == "declare":
+            result.extend({"type": "declare", "cards": list(cs)} for cs in spec)
+        elif kind in ("bid", "contract"):
+            result.extend({"type": kind, "value": v} for v in spec)
+        elif kind == "give":
+            result.extend(
+                {"type": "give", "card": c, "to": t} for c in spec["cards"] for t in spec["to"]
+            )
+        elif isinstance(spec, dict) and "choose" in spec:
+            result.extend(
+                {"type": kind, "cards": list(cs)}
+                for cs in itertools.combinations(spec["from"], spec["choose"])
+            )
+        else:
+            result.append({"type": kind})
+    return result
+
+
+@dataclass(frozen=True)
+class Option:
+    default: object
+    accepts: Callable[[object], bool]
+    meaning: str
+
+
+def positive_integer(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+class Game:
+    """One game's constants: seats, pack, options, how a match ends."""
+
+    name: str
+    title: str
+    seats: int
+    deal_type: type[Deal]
+    options: dict[str, Option]
+    #: True when deal scores and totals are per team (two entries) rather than per seat.
+    teams: bool = False
+
+    @property
+    def pack(self) -> Pack:
+        return self.deal_type.pack
+
+    def check_options(self, options: dict | None) -> dict:
+        """The options with defaults filled in; BadOptions for an unknown key or value."""
+        options = {} if options is None else options
+        if not isinstance(options, dict):
+            raise BadOptions("options must be a JSON object")
+        for key, value in options.items():
+            if key not in self.options:
+                raise BadOptions(f"{self.name} has no option {key!r}")
+            if not self.options[key].accepts(value):
+                raise BadOptions(f"option {key!r} does not take {value!r}")
+        return {key: options.get(key, opt.default) for key, opt in self.options.items()}
+
+    def shuffle(self, rng: random.Random) -> tuple[list[str], object]:
+        """A fresh pack order (and kitty, for games that have one)."""
+        deck = list(self.pack.cards)
+        rng.shuffle(deck)
+        return deck, None
+
+    def check_kitty(self, kitty) -> None:
+        if kitty is not None:
+            raise BadDeal(f"{self.name} has no kitty")
+
+    def winners(self, totals: list[int], options: dict) -> list[int] | None:
+        """The winners once the match is over after a deal, else None."""
+        raise NotImplementedError
+
+    @property
+    def score_width(self) -> int:
+        return 2 if self.teams else self.seats
+
+
+class Match:
+    """A match: deals one after another until the game's target ends it.
+
+    The match never deals by itself: :meth:`start_deal` is called with a given pack (replays,
+    tests) or without one (a fresh, cryptographically secure shuffle).
+    """
+
+    def __init__(self, game: Game, options: dict | None = None):
+        self.game = game
+        self.options = game.check_options(options)
+        self.deals: list[Deal] = []
+        self.totals = [0] * game.score_width
+        self.winners: list[int] = []
+        self.finished = False
+
+    # -- dealing -----------------------------------------------------------------------------------
+
+    @property
+    def current(self) -> Deal | None:
+        """The deal in progress, if any."""
+        if self.deals and not self.deals[-1].over:
+            return self.deals[-1]
+        return None
+
+    def next_dealer(self) -> int | None:
+        """The seat that must deal next (None before the first deal: any seat may)."""
+        return (self.deals[-1].dealer + 1) % self.game.seats if self.deals else None
+
+    def start_deal(self, deck=None, dealer: int | None = None, kitty=None,
+                   rng: random.Random | None = None) -> Deal:
+        if self.finished:
+            raise BadDeal("the match is over")
+        if self.current is not None:
+            raise BadDeal("the deal in progress is not finished")
+        expected = self.next_dealer()
+        if dealer is None:
+            rng_ = rng or secrets.SystemRandom()
+            dealer = expected if expected is not None else rng_.randrange(self.game.seats)
+        if not isinstance(dealer, int) or isinstance(dealer, bool) \
+                or not 0 <= dealer < self.game.seats:
+            raise BadDeal(f"no seat {dealer!r} to deal")
+        if expected is not None and dealer != expected:
+            raise BadDeal(f"seat {expected} must deal, not seat {dealer}")
+        if deck is None:
+            deck, kitty = self.game.shuffle(rng or secrets.SystemRandom())
+        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck) \
+                or not self.game.pack.is_permutation(deck):
+            raise BadDeal("the pack must hold every card of the game exactly once")
+        self.game.check_kitty(kitty)
+        deal = self.game.deal_type(self.options, dealer, deck, kitty)
+        self.deals.append(deal)
+        return deal
+
+    # -- playing -----------------------------------------------------------------------------------
+
+    def apply(self, seat: int, action) -> dict:
+        """Apply one action of the deal in progress; return its normal form."""
+        deal = self.current
+        if deal is None:
+            raise NotYourTurn("the match is over" if self.finished else "no deal in progress")
+        if not isinstance(seat, int) or not 0 <= seat < self.game.seats:
+            raise NotYourTurn(f"no seat {seat!r}")
+        parsed = deal.apply(seat, action)
+        if deal.over:
+            self._close_deal(deal)
+        return parsed
+
+    def _close_deal(self, deal: Deal) -> None:
+        for i, points in enumerate(deal.scores()):
+            self.totals[i] += points
+        winners = self.game.winners(self.totals, self.options)
+        if winners is not None:
+            self.finished, self.winners = True, sorted(winners)
+
+    def to_act(self) -> list[int]:
+        deal = self.current
+        return deal.to_act() if deal else []
+
+    def moves(self, seat: int) -> dict:
+        deal = self.current
+        return deal.moves(seat) if deal else {}
+
+    def legal_actions(self, seat: int) -> list[dict]:
+        return expand_moves(self.moves(seat))
+
+    def deal_scores(self) -> list[list[int]]:
+        return [deal.scores() for deal in self.deals]
+
+    def next(self) -> dict | None:
+        """The deal index and seat whose action is awaited, as ``cardroom replay`` prints it."""
+        if self.finished:
+            return None
+        deal = self.current
+        if deal is not None:
+            return {"deal": len(self.deals) - 1, "seat": deal.to_act()[0]}
+        dealer = self.next_dealer()
+        seat = None if dealer is None else (dealer + 1) % self.game.seats
+        return {"deal": len(self.deals), "seat": seat}
+
+    # -- seeing ------------------------------------------------------------------------------------
+
+    def view(self, seat=None) -> dict:
+        """Everything ``seat`` may know of the match (``None``: a spectator).
+
+        :data:`EVERYONE` opens every hand and is for finished matches only: the caller decides.
+        """
+        last = self.deals[-1] if self.deals else None
+        return {
+            "game": self.game.name,
+            "options": dict(self.options),
+            "seat": seat if seat != EVERYONE else None,
+            "seats": self.game.seats,
+            "teams": self.game.teams,
+            "totals": list(self.totals),
+            "deals": [
+                {"dealer": d.dealer, "scores": d.scores(), "over": d.over,
+                 "summary": d.summary() if d.over else None}
+                for d in self.deals
+            ],
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "to_act": self.to_act(),
+            "moves": self.moves(seat) if isinstance(seat, int) else {},
+            "deal": last.view(seat) if last else None,
+        }
+
+    def to_record(self, players: list[str] | None = None) -> dict:
+        """The match as a record of record.md."""
+        record = {"format": RECORD_FORMAT, "game": self.game.name, "options": dict(self.options)}
+        if players is not None:
+            record["players"] = list(players)
+        record["deals"] = [deal_record(d) for d in self.deals]
+        return record
+
+
+RECORD_FORMAT = "cardroom-record/1"
+
+
+def deal_record(deal: Deal) -> dict:
+    entry = {"dealer": deal.dealer, "deck": list(deal.deck)}
+    if deal.kitty is not None:
+        entry["kitty"] = list(deal.kitty)
+    entry["actions"] = [[seat, dict(action)] for seat, action in deal.actions]
+    return entry

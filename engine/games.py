@@ -1,0 +1,10 @@
+"""The registry of games, by the name records and the wire use."""
+
+from __future__ import annotations
+
+from .core import Game
+from .big_mariage import BigMariage
+from .black_maria import BlackMaria
+from .marjolet import Marjolet
+
+GAMES: dict[str, Game] = {game.name: game for game in (Marjolet(), BlackMaria(), BigMariage())}
