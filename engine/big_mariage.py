@@ -1,0 +1,418 @@
+"""Big Mariage (Большой марьяж): four players in two partnerships, rules.md section 3.
+
+Seats 0 and 2 are team 0, seats 1 and 3 team 1. A deal goes through five phases:
+
+``bidding``  from the dealer's left, clockwise among players who have not passed;
+``kitty``    the declarer has taken the four kitty cards and gives one card to each other seat;
+``contract`` the declarer fixes the contract (the winning bid or more);
+``play``     eight tricks, no trumps at the start, trumps called with marriages;
+``over``     scored (or thrown in: all four passed).
+
+Conventions of rules.md kept here: no bid above 400 (:data:`MAX_BID`); all four passing ends the
+deal with 0 for both teams; equal totals at or above the target play on.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .actions import CARD, INTEGER, OPTIONAL_FLAG
+from .cards import SUIT_NAMES, SUITS, Pack
+from .core import EVERYONE, Game, Option, TrickDeal, follow_suit_error, positive_integer
+from .errors import BadDeal, IllegalAction
+
+MIN_BID = 60
+MAX_BID = 400  # convention: a higher bid could never be made
+BID_STEP = 5
+KITTY_SIZE = 4
+
+CARD_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+#: Marriage (K+Q of one suit) values, highest first.
+MARRIAGE_POINTS = {"H": 100, "D": 80, "C": 60, "S": 40}
+MARRIAGE_ORDER = "HDCS"
+TEAMS = ((0, 2), (1, 3))
+
+PHASES = ("bidding", "kitty", "contract", "play", "over")
+
+_PACK = Pack("ATKQJ987")
+_POINTS = {card: CARD_POINTS[card[0]] for card in _PACK.cards}
+#: Every legal bid or contract value, ascending; a slice of it is a legal range.
+_VALUES = list(range(MIN_BID, MAX_BID + 1, BID_STEP))
+
+
+def round_defence(points: int) -> int:
+    """The defenders' points to the nearest 5: ending in 1 or 2 down, 3 or 4 up (72→70, 73→75)."""
+    rest = points % 5
+    return points - rest if rest <= 2 else points + 5 - rest
+
+
+def card_points(cards) -> int:
+    return sum(_POINTS[c] for c in cards)
+
+
+def _values_from(lowest: int) -> list[int]:
+    """The legal values ``>= lowest`` (``lowest`` at least 60 and a multiple of 5)."""
+    if lowest > MAX_BID:
+        return []
+    return _VALUES[(lowest - MIN_BID) // BID_STEP:]
+
+
+def _check_value(value: int, what: str) -> None:
+    if value % BID_STEP:
+        raise IllegalAction(f"a {what} must be a multiple of {BID_STEP}")
+    if value > MAX_BID:
+        raise IllegalAction(f"a {what} cannot be higher than {MAX_BID}")
+
+
+class BigMariageDeal(TrickDeal):
+    """One deal of Big Mariage. ``kitty`` is the list of the four kitty indices in ``deck``."""
+
+    pack = _PACK
+    seats = 4
+    schema = {
+        "play": {"card": CARD, "trump": OPTIONAL_FLAG},
+        "bid": {"value": INTEGER},
+        "pass": {},
+        "give": {"card": CARD, "to": INTEGER},
+        "contract": {"value": INTEGER},
+    }
+
+    def __init__(self, options, dealer, deck, kitty=None):
+        super().__init__(options, dealer, deck, kitty)
+        skip = set(kitty)
+        self.kitty_cards = [deck[i] for i in sorted(skip)]
+        hands = self.hands
+        seat = (dealer + 1) % 4
+        for i, card in enumerate(deck):
+            if i not in skip:
+                hands[seat].append(card)
+                seat = (seat + 1) % 4
+        self.declared_variant = options["marriages"] == "declared"
+        self.phase = "bidding"
+        self.turn = (dealer + 1) % 4
+        self.passed = [False] * 4
+        self.bids: list[list] = []
+        self.high_bid: int | None = None
+        self.high_bidder: int | None = None
+        self.declarer: int | None = None
+        self.contract: int | None = None
+        self.given: dict[int, str] = {}  # recipient seat -> card, in the order given
+        self.marriages: list[dict] = []
+        self.marriage_points = [0, 0]
+        self.card_points = [0, 0]
+        self.trump_calls: list[dict] = []
+        self.tricks_played = 0
+        self.final: list[int] | None = None
+
+    # -- whose turn, what they may do -----------------------------------------------------------
+
+    def to_act(self) -> list[int]:
+        return [] if self.over else [self.turn]
+
+    def moves(self, seat: int) -> dict:
+        if self.over or seat != self.turn:
+            return {}
+        phase = self.phase
+        if phase == "play":
+            return self._play_moves(seat)
+        if phase == "bidding":
+            bids = _values_from(MIN_BID if self.high_bid is None else self.high_bid + BID_STEP)
+            return {"bid": bids, "pass": {}} if bids else {"pass": {}}
+        if phase == "kitty":
+            return {"give": {"cards": self.pack.sorted(self.hands[seat]),
+                             "to": [s for s in self._others() if s not in self.given]}}
+        return {"contract": _values_from(self.high_bid)}
+
+    def _play_moves(self, seat: int) -> dict:
+        hand = self.hands[seat]
+        if not self.trick:
+            calls = [c for c in hand if c[0] in "KQ"
+                     and ("Q" if c[0] == "K" else "K") + c[1] in hand]
+            return {"play": list(hand), "trump": calls} if calls else {"play": list(hand)}
+        led = self.trick[0][1][1]
+        cards = [c for c in hand if c[1] == led]
+        if not cards and self.trump is not None:
+            cards = [c for c in hand if c[1] == self.trump]
+        return {"play": cards or list(hand)}
+
+    def _others(self) -> list[int]:
+        d = self.declarer
+        return [(d + 1) % 4, (d + 2) % 4, (d + 3) % 4]
+
+    # -- applying ---------------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: dict) -> None:
+        kind = action["type"]
+        phase = self.phase
+        if phase == "play":
+            if kind != "play":
+                raise IllegalAction("it is time to play a card")
+            self._play(seat, action["card"], action.get("trump", False))
+        elif phase == "bidding":
+            if kind == "bid":
+                self._bid(seat, action["value"])
+            elif kind == "pass":
+                self._pass(seat)
+            else:
+                raise IllegalAction("it is time to bid or pass")
+        elif phase == "kitty":
+            if kind != "give":
+                raise IllegalAction("it is time to give one card to each other player")
+            self._give(seat, action["card"], action["to"])
+        else:
+            if kind != "contract":
+                raise IllegalAction("it is time to fix the contract")
+            self._contract(seat, action["value"])
+
+    def _bid(self, seat: int, value: int) -> None:
+        _check_value(value, "bid")
+        if value < MIN_BID:
+            raise IllegalAction(f"the lowest bid is {MIN_BID}")
+        if self.high_bid is not None and value <= self.high_bid:
+            raise IllegalAction(f"a bid must be higher than the current bid ({self.high_bid})")
+        self.high_bid, self.high_bidder = value, seat
+        self.bids.append([seat, value])
+        self._next_bidder(seat)
+
+    def _pass(self, seat: int) -> None:
+        self.passed[seat] = True
+        self.bids.append([seat, "pass"])
+        self._next_bidder(seat)
+
+    def _next_bidder(self, seat: int) -> None:
+        passed = self.passed
+        left = passed.count(False)
+        if left == 0:  # convention: all four passed, the deal is thrown in
+            self.phase, self.over, self.turn, self.final = "over", True, None, [0, 0]
+            return
+        if left == 1 and self.high_bid is not None:  # everyone but the highest bidder passed
+            declarer = self.declarer = self.high_bidder
+            self.phase, self.turn = "kitty", declarer
+            self.hands[declarer].extend(self.kitty_cards)
+            return
+        nxt = (seat + 1) % 4
+        while passed[nxt]:
+            nxt = (nxt + 1) % 4
+        self.turn = nxt
+
+    def _give(self, seat: int, card: str, to: int) -> None:
+        if not 0 <= to < 4:
+            raise IllegalAction(f"there is no seat {to}")
+        if to == seat:
+            raise IllegalAction("you give your cards to the other three players, not to yourself")
+        if to in self.given:
+            raise IllegalAction(f"you have already given a card to seat {to}")
+        self.require_in_hand(seat, card)
+        self.hands[seat].remove(card)
+        self.hands[to].append(card)
+        self.given[to] = card
+        if len(self.given) == 3:
+            self.phase = "contract"
+
+    def _contract(self, seat: int, value: int) -> None:
+        _check_value(value, "contract")
+        if value < self.high_bid:
+            raise IllegalAction(f"the contract cannot be lower than the winning bid ({self.high_bid})")
+        self.contract = value
+        self.phase = "play"
+        self.leader = self.turn = seat
+        if self.declared_variant:
+            for s in self.clockwise_from(seat):
+                hand = self.hands[s]
+                for suit in MARRIAGE_ORDER:
+                    if "K" + suit in hand and "Q" + suit in hand:
+                        self._score_marriage(s, suit)
+
+    def _score_marriage(self, seat: int, suit: str) -> None:
+        points = MARRIAGE_POINTS[suit]
+        self.marriages.append({"seat": seat, "suit": suit, "points": points})
+        self.marriage_points[seat % 2] += points
+
+    def _play(self, seat: int, card: str, call: bool) -> None:
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalAction(f"{card} is not in your hand")
+        trick = self.trick
+        suit = card[1]
+        if trick:
+            if call:
+                raise IllegalAction("you can only call trumps when leading a king or queen "
+                                    "of a marriage you hold")
+            led = trick[0][1][1]
+            if suit != led:
+                for c in hand:
+                    if c[1] == led:
+                        raise follow_suit_error(led)
+                trump = self.trump
+                if trump is not None and suit != trump:
+                    for c in hand:
+                        if c[1] == trump:
+                            raise IllegalAction(f"you must play a trump ({SUIT_NAMES[trump]})")
+        elif call:
+            rank = card[0]
+            if rank not in "KQ" or ("Q" if rank == "K" else "K") + suit not in hand:
+                raise IllegalAction("you can only call trumps when leading a king or queen "
+                                    "of a marriage you hold")
+            self.trump = suit
+            self.trump_calls.append({"seat": seat, "card": card, "suit": suit,
+                                     "trick": self.tricks_played})
+            if not self.declared_variant:
+                self._score_marriage(seat, suit)
+        hand.remove(card)
+        trick.append((seat, card))
+        if len(trick) < 4:
+            self.turn = (seat + 1) % 4
+            return
+        points = _POINTS[trick[0][1]] + _POINTS[trick[1][1]] + _POINTS[trick[2][1]] \
+            + _POINTS[trick[3][1]]
+        winner = self.close_trick()
+        self.card_points[winner % 2] += points
+        self.tricks_played += 1
+        if self.tricks_played == 8:
+            self._finish()
+
+    def _finish(self) -> None:
+        raw = self.raw_points()
+        declaring = self.declarer % 2
+        final = [round_defence(raw[0]), round_defence(raw[1])]
+        final[declaring] = self.contract if raw[declaring] >= self.contract else -self.contract
+        self.final = final
+        self.phase, self.over, self.turn, self.leader = "over", True, None, None
+
+    # -- scores -----------------------------------------------------------------------------------
+
+    def raw_points(self) -> list[int]:
+        """Each team's card points of tricks taken plus marriage points, so far."""
+        return [self.card_points[0] + self.marriage_points[0],
+                self.card_points[1] + self.marriage_points[1]]
+
+    def scores(self) -> list[int]:
+        if self.final is not None:
+            return list(self.final)
+        if self.contract is None:
+            return [0, 0]
+        return self.raw_points()
+
+    def summary(self) -> dict:
+        """The score sheet of the deal, per team (JSON-ready)."""
+        raw = self.raw_points()
+        declaring = None if self.declarer is None or self.contract is None else self.declarer % 2
+        teams = []
+        for team in (0, 1):
+            entry = {
+                "team": team,
+                "seats": list(TEAMS[team]),
+                "card_points": self.card_points[team],
+                "marriages": [dict(m) for m in self.marriages if m["seat"] % 2 == team],
+                "marriage_points": self.marriage_points[team],
+                "points": raw[team],
+                "declaring": declaring == team,
+                "made": None,
+                "score": self.scores()[team],
+            }
+            if declaring is not None and self.over:
+                entry["made"] = raw[team] >= self.contract if declaring == team else None
+                if declaring != team:
+                    entry["rounded"] = round_defence(raw[team])
+            teams.append(entry)
+        return {
+            "thrown_in": self.over and self.contract is None,
+            "declarer": self.declarer,
+            "high_bid": self.high_bid,
+            "contract": self.contract,
+            "trump_calls": [dict(c) for c in self.trump_calls],
+            "teams": teams,
+        }
+
+    # -- seeing -----------------------------------------------------------------------------------
+
+    def redact(self, action: dict, actor: int, viewer) -> dict:
+        if action.get("type") == "give" and viewer != EVERYONE and viewer != actor \
+                and viewer != action.get("to"):
+            return {"type": "give", "to": action["to"]}
+        return action
+
+    def view(self, seat) -> dict:
+        """What ``seat`` may know: 0..3, ``None`` (a spectator) or EVERYONE (all open).
+
+        ``phase`` is one of ``bidding``, ``kitty`` (the declarer gives a card to each other
+        seat), ``contract``, ``play`` and ``over``. ``hands`` shows only the viewer's own hand;
+        ``kitty`` shows the kitty cards only to the declarer once taken; ``gives`` lists the
+        cards given, in order, each card visible only to the declarer and its recipient.
+        """
+        everyone = seat == EVERYONE
+        declarer = self.declarer
+        show_kitty = everyone or (declarer is not None and seat == declarer)
+        view = {
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hands": self.hands_view(seat),
+            **self.trick_view(),
+            "bids": [list(b) for b in self.bids],
+            "high_bid": self.high_bid,
+            "high_bidder": self.high_bidder,
+            "declarer": declarer,
+            "contract": self.contract,
+            "gives": [
+                {"to": to, "card": card if everyone or seat == declarer or seat == to else None}
+                for to, card in self.given.items()
+            ],
+            "kitty": self.pack.sorted(self.kitty_cards) if show_kitty else None,
+            "marriages": [dict(m) for m in self.marriages],
+            "trump_calls": [dict(c) for c in self.trump_calls],
+            "teams": [list(t) for t in TEAMS],
+            "team_points": self.raw_points(),
+            "scores": self.scores(),
+            "variant": self.options["marriages"],
+        }
+        return view
+
+
+class BigMariage(Game):
+    name = "big_mariage"
+    title = "Big Mariage"
+    seats = 4
+    teams = True
+    deal_type = BigMariageDeal
+    options = {
+        "target": Option(1000, positive_integer,
+                         "the match ends after a deal when a team has this many points or more"),
+        "marriages": Option("declared", lambda v: v in ("declared", "trump_only"),
+                            "declared: every marriage in hand scores after the contract; "
+                            "trump_only: a marriage scores only when it calls trumps"),
+    }
+
+    def shuffle(self, rng: random.Random) -> tuple[list[str], list[int]]:
+        """A shuffled pack and a random kitty: four indices, none 0 or 31, no two consecutive."""
+        deck = list(self.pack.cards)
+        rng.shuffle(deck)
+        # Four distinct picks from 1..27, sorted, spread by 0,1,2,3: uniform over valid kitties.
+        picks = sorted(rng.sample(range(1, 28), KITTY_SIZE))
+        return deck, [p + i for i, p in enumerate(picks)]
+
+    def check_kitty(self, kitty) -> None:
+        if not isinstance(kitty, list) or len(kitty) != KITTY_SIZE or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in kitty):
+            raise BadDeal("the kitty must be a list of 4 card positions in the pack")
+        if len(set(kitty)) != KITTY_SIZE:
+            raise BadDeal("the kitty names the same position twice")
+        last = len(self.pack) - 1
+        for i in kitty:
+            if not 0 < i < last:
+                raise BadDeal(f"the kitty cannot take position {i} (neither the first nor the "
+                              f"last card, 0 to {last})")
+        ordered = sorted(kitty)
+        for a, b in zip(ordered, ordered[1:]):
+            if b == a + 1:
+                raise BadDeal(f"the kitty cannot take two consecutive cards ({a} and {b})")
+
+    def winners(self, totals: list[int], options: dict) -> list[int] | None:
+        target = options["target"]
+        if max(totals) >= target and totals[0] != totals[1]:
+            return [0 if totals[0] > totals[1] else 1]
+        return None
+
+
+BigMariageDeal.game = BigMariage()
+
+__all__ = ["BigMariage", "BigMariageDeal", "round_defence", "card_points", "SUITS"]
