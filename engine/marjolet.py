@@ -1,0 +1,357 @@
+"""Marjolet (rules.md section 1): two players, 32 cards, a stock phase and an end phase.
+
+The deal's life, as :attr:`MarjoletDeal.phase` names it:
+
+- ``"play"``: a trick of the stock phase (tricks 1-10) is being played; the second player may
+  play any card.
+- ``"window"``: the winner of a stock-phase trick may declare combinations and exchange the dix
+  (the 7 of trumps) for the turn-up, as often as allowed, then closes the window with ``draw``:
+  the winner draws first, then the loser. After trick 10 the winner takes the last face-down
+  card and the loser takes the turn-up and scores 10 for it.
+- ``"end"``: tricks 11-16; the second player must follow suit and head the trick when able,
+  else trump when able, else play any card.
+- ``"over"``: the deal is scored.
+
+Conventions where rules.md is silent (named here, in the tests and on the rules page):
+
+- A combination may be declared again only as a *different* card set; re-declaring a scored set
+  is refused, whether or not it was picked up and shown again in between. Nothing requires a
+  declaration to use a card not yet shown.
+- The turn-up that the dix exchange brings into the hand may be declared in the same window.
+- Declared (displayed) cards are public; the view lists them until they are played or until
+  the stock is exhausted.
+- The dix bonus for *playing* the 7 of trumps goes to whoever plays it, in either phase, once.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from .actions import CARD, CARDS
+from .cards import SUIT_NAMES, SUITS, Pack
+from .core import Game, Option, TrickDeal, positive_integer
+from .errors import IllegalAction
+
+STOCK_TRICKS = 10
+ALL_TRICKS = 16
+POINT_RANKS = "AT"
+
+FOUR_OF_A_KIND = {"A": (100, "four aces"), "T": (80, "four tens"), "K": (60, "four kings"),
+                  "Q": (40, "four queens")}
+
+_TABLES: dict[tuple[str, str], dict[frozenset, tuple[list[str], str, int]]] = {}
+
+
+def combination_table(trump: str, jack_queen: str) -> dict[frozenset, tuple[list[str], str, int]]:
+    """Every scoring combination for these trumps and variant: card set -> (cards, name, points).
+
+    Cached: there are only eight (trump, variant) pairs.
+    """
+    key = (trump, jack_queen)
+    table = _TABLES.get(key)
+    if table is not None:
+        return table
+    table = {}
+
+    def add(cards, name, points):
+        table[frozenset(cards)] = (list(cards), name, points)
+
+    for rank, (points, name) in FOUR_OF_A_KIND.items():
+        add([rank + s for s in SUITS], name, points)
+    for s in SUITS:
+        if s == trump:
+            add(["K" + s, "Q" + s], "king and queen of trumps", 40)
+        else:
+            add(["K" + s, "Q" + s], f"marriage in {SUIT_NAMES[s]}", 20)
+    add(["J" + trump, "Q" + trump], "marjolet and queen of trumps", 40)
+    for s in SUITS:
+        if s == trump:
+            continue
+        if jack_queen == "marjolet":
+            add(["J" + trump, "Q" + s], f"marjolet and queen of {SUIT_NAMES[s]}", 20)
+        else:
+            add(["J" + s, "Q" + s], f"jack and queen of {SUIT_NAMES[s]}", 20)
+    _TABLES[key] = table
+    return table
+
+
+class MarjoletDeal(TrickDeal):
+    """One deal of Marjolet. See the module docstring for the phases and conventions."""
+
+    seats: ClassVar[int] = 2
+    pack: ClassVar[Pack] = Pack("ATKQJ987")
+    schema: ClassVar[dict[str, dict]] = {
+        "play": {"card": CARD},
+        "declare": {"cards": CARDS},
+        "exchange": {},
+        "draw": {},
+    }
+
+    def __init__(self, options, dealer, deck, kitty=None):
+        super().__init__(options, dealer, deck, kitty)
+        other = 1 - dealer
+        deck = self.deck
+        self.hands[other] = deck[0:3] + deck[6:9]
+        self.hands[dealer] = deck[3:6] + deck[9:12]
+        self.turn_up: str | None = deck[12]
+        self.trump = deck[12][1]
+        self.dix = "7" + self.trump
+        self.table = combination_table(self.trump, options["jack_queen"])
+        self.next_card = 13  # index in deck of the next face-down stock card
+        self.phase = "play"
+        self.tricks_played = 0
+        self.end_tricks = [0, 0]
+        self.card_points = [0, 0]
+        self.points = [0, 0]  # combinations, dix and turn-up bonuses
+        self.shown: list[set[str]] = [set(), set()]
+        self.scored: set[frozenset] = set()
+        self.combinations: list[list[dict]] = [[], []]
+        self.dix_points = [0, 0]
+        self.dix_events: list[dict] = []
+        self.turn_up_bonus = [0, 0]
+        self.turn_up_taker: int | None = None
+        self.exchanged_by: int | None = None
+        self.dix_live = self.turn_up != self.dix  # may still score by being played
+        self.played: list[str] = []
+        self.last_trick_winner: int | None = None
+        if not self.dix_live:
+            self._score_dix(dealer, "turn-up")
+        self.leader = self.turn = other
+
+    # -- turn and moves ------------------------------------------------------------------------
+
+    def to_act(self) -> list[int]:
+        return [] if self.over else [self.turn]
+
+    def moves(self, seat: int) -> dict:
+        if self.over or seat != self.turn:
+            return {}
+        hand = self.hands[seat]
+        if self.phase == "window":
+            held = set(hand)
+            scored = self.scored
+            result = {}
+            declare = [cards for key, (cards, _, _) in self.table.items()
+                       if key not in scored and key <= held]
+            if declare:
+                result["declare"] = [list(c) for c in declare]
+            if self.turn_up is not None and self.dix in held:
+                result["exchange"] = {}
+            result["draw"] = {}
+            return result
+        if self.phase == "end" and self.trick:
+            return {"play": self._end_phase_cards(hand)}
+        return {"play": list(hand)}
+
+    def _end_phase_cards(self, hand: list[str]) -> list[str]:
+        """The cards the second player may play in the end phase."""
+        led = self.trick[0][1]
+        suit = led[1]
+        same = [c for c in hand if c[1] == suit]
+        if same:
+            strength = self.pack.strength
+            above = strength[led]
+            higher = [c for c in same if strength[c] > above]
+            return higher or same
+        trumps = [c for c in hand if c[1] == self.trump]
+        return trumps or list(hand)
+
+    # -- applying ------------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: dict) -> None:
+        kind = action["type"]
+        if kind == "play":
+            self._play(seat, action["card"])
+            return
+        if self.phase != "window":
+            if self.phase == "end":
+                raise IllegalAction(f"you cannot {kind} once the stock is exhausted")
+            raise IllegalAction(f"you can only {kind} just after winning a trick, before drawing")
+        if kind == "declare":
+            self._declare(seat, action["cards"])
+        elif kind == "exchange":
+            self._exchange(seat)
+        else:
+            self._draw(seat)
+
+    def _play(self, seat: int, card: str) -> None:
+        if self.phase == "window":
+            raise IllegalAction("declare, exchange or draw: you must draw before the next trick")
+        hand = self.hands[seat]
+        if card not in hand:
+            raise IllegalAction(f"{card} is not in your hand")
+        trick = self.trick
+        if self.phase == "end" and trick:
+            allowed = self._end_phase_cards(hand)
+            if card not in allowed:
+                suit = trick[0][1][1]
+                if allowed[0][1] != suit:
+                    raise IllegalAction(f"you must trump ({SUIT_NAMES[self.trump]})")
+                if card[1] == suit:
+                    raise IllegalAction("you must head the trick")
+                raise IllegalAction(f"you must follow suit ({SUIT_NAMES[suit]})")
+        # Validated: change the state.
+        hand.remove(card)
+        self.shown[seat].discard(card)
+        self.played.append(card)
+        if card == self.dix and self.dix_live:
+            self.dix_live = False
+            self._score_dix(seat, "played")
+        trick.append((seat, card))
+        if len(trick) == 1:
+            self.turn = 1 - seat
+            return
+        winner = self.close_trick()
+        for _, c in self.last_trick["cards"]:
+            if c[0] in POINT_RANKS:
+                self.card_points[winner] += 10
+        self.tricks_played += 1
+        if self.tricks_played <= STOCK_TRICKS:
+            self.phase = "window"
+        else:
+            self.end_tricks[winner] += 1
+            if self.tricks_played == ALL_TRICKS:
+                self.last_trick_winner = winner
+                self.phase = "over"
+                self.over = True
+                self.turn = None
+
+    def _declare(self, seat: int, cards: list[str]) -> None:
+        hand = self.hands[seat]
+        for card in cards:
+            if card not in hand:
+                raise IllegalAction(f"{card} is not in your hand")
+        key = frozenset(cards)
+        entry = self.table.get(key)
+        if entry is None:
+            if len(cards) == 4 and all(c[0] == "J" for c in cards):
+                raise IllegalAction("four jacks score nothing")
+            if (len(cards) == 2 and self.options["jack_queen"] == "same_suit"
+                    and sorted(c[0] for c in cards) == ["J", "Q"]):
+                raise IllegalAction("in this variant a jack pairs only with the queen of its suit")
+            raise IllegalAction("these cards form no combination")
+        if key in self.scored:
+            raise IllegalAction("that combination has already been scored")
+        ordered, name, points = entry
+        self.scored.add(key)
+        self.shown[seat].update(cards)
+        self.points[seat] += points
+        self.combinations[seat].append({"cards": list(ordered), "name": name, "points": points})
+
+    def _exchange(self, seat: int) -> None:
+        if self.turn_up is None:
+            raise IllegalAction("the turn-up is no longer on the table")
+        if self.dix not in self.hands[seat]:
+            raise IllegalAction(f"you do not hold the 7 of trumps ({self.dix})")
+        hand = self.hands[seat]
+        hand.remove(self.dix)
+        self.shown[seat].discard(self.dix)
+        hand.append(self.turn_up)
+        self.turn_up = self.dix
+        self.exchanged_by = seat
+        self.dix_live = False
+        self._score_dix(seat, "exchanged")
+
+    def _draw(self, winner: int) -> None:
+        loser = 1 - winner
+        deck = self.deck
+        if self.tricks_played < STOCK_TRICKS:
+            i = self.next_card
+            self.hands[winner].append(deck[i])
+            self.hands[loser].append(deck[i + 1])
+            self.next_card = i + 2
+            self.phase = "play"
+        else:
+            self.hands[winner].append(deck[self.next_card])
+            self.next_card += 1
+            self.hands[loser].append(self.turn_up)
+            self.turn_up_taker = loser
+            self.turn_up = None
+            self.turn_up_bonus[loser] = 10
+            self.points[loser] += 10
+            self.shown[0].clear()
+            self.shown[1].clear()
+            self.phase = "end"
+
+    def _score_dix(self, seat: int, how: str) -> None:
+        self.dix_points[seat] += 10
+        self.points[seat] += 10
+        self.dix_events.append({"seat": seat, "how": how, "points": 10})
+
+    # -- scores and views ----------------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        result = [self.points[0] + self.card_points[0], self.points[1] + self.card_points[1]]
+        if self.over:
+            result[self.last_trick_winner] += 10
+            for seat in (0, 1):
+                if self.end_tricks[seat] == ALL_TRICKS - STOCK_TRICKS:
+                    result[seat] += 50
+        return result
+
+    def summary(self) -> dict:
+        totals = self.scores()
+        seats = []
+        for seat in (0, 1):
+            last = 10 if self.over and self.last_trick_winner == seat else 0
+            all_six = 50 if self.over and self.end_tricks[seat] == ALL_TRICKS - STOCK_TRICKS \
+                else 0
+            seats.append({
+                "card_points": self.card_points[seat],
+                "combinations": [dict(c, cards=list(c["cards"])) for c in self.combinations[seat]],
+                "combination_points": sum(c["points"] for c in self.combinations[seat]),
+                "dix": self.dix_points[seat],
+                "turn_up_bonus": self.turn_up_bonus[seat],
+                "last_trick": last,
+                "all_six": all_six,
+                "total": totals[seat],
+            })
+        return {"trump": self.trump, "dix": [dict(e) for e in self.dix_events], "seats": seats}
+
+    def view(self, seat) -> dict:
+        view = self.trick_view()
+        sort = self.pack.sorted
+        view.update({
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hands": self.hands_view(seat),
+            "turn_up": self.turn_up,
+            "stock_count": (len(self.deck) - self.next_card) if self.turn_up is not None else 0,
+            "tricks_played": self.tricks_played,
+            "declared": [sort(s) for s in self.shown],
+            "scored_combinations": [[dict(c, cards=list(c["cards"])) for c in combos]
+                                    for combos in self.combinations],
+            "end_phase": self.phase in ("end", "over"),
+            "exchanged_by": self.exchanged_by,
+            "turn_up_taken_by": self.turn_up_taker,
+            "dix_live": self.dix_live,
+            "played": list(self.played),
+            "card_points": list(self.card_points),
+            "scores": self.scores(),
+        })
+        return view
+
+
+def _jack_queen(value) -> bool:
+    return value in ("marjolet", "same_suit")
+
+
+class Marjolet(Game):
+    name = "marjolet"
+    title = "Marjolet"
+    deal_type = MarjoletDeal
+    options = {
+        "target": Option(500, positive_integer,
+                         "points to reach; checked only between deals"),
+        "jack_queen": Option("marjolet", _jack_queen,
+                             "\"marjolet\": the jack of trumps pairs with any queen for 20 "
+                             "(40 with the queen of trumps); \"same_suit\": a jack pairs with the "
+                             "queen of its own plain suit for 20 (trump jack and queen still 40)"),
+    }
+
+    def winners(self, totals: list[int], options: dict) -> list[int] | None:
+        a, b = totals
+        if max(a, b) >= options["target"] and a != b:
+            return [0] if a > b else [1]
+        return None
+
