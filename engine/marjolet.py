@@ -40,6 +40,7 @@ FOUR_OF_A_KIND = {"A": (100, "four aces"), "T": (80, "four tens"), "K": (60, "fo
                   "Q": (40, "four queens")}
 
 _TABLES: dict[tuple[str, str], dict[frozenset, tuple[list[str], str, int]]] = {}
+_ENTRIES: dict[tuple[str, str], list[tuple[frozenset, list[str]]]] = {}  # same keys, as a list
 
 
 def combination_table(trump: str, jack_queen: str) -> dict[frozenset, tuple[list[str], str, int]]:
@@ -72,14 +73,19 @@ def combination_table(trump: str, jack_queen: str) -> dict[frozenset, tuple[list
         else:
             add(["J" + s, "Q" + s], f"jack and queen of {SUIT_NAMES[s]}", 20)
     _TABLES[key] = table
+    _ENTRIES[key] = [(k, v[0]) for k, v in table.items()]
     return table
+
+
+PACK = Pack("ATKQJ987")
+STRENGTH = PACK.strength
 
 
 class MarjoletDeal(TrickDeal):
     """One deal of Marjolet. See the module docstring for the phases and conventions."""
 
     seats: ClassVar[int] = 2
-    pack: ClassVar[Pack] = Pack("ATKQJ987")
+    pack: ClassVar[Pack] = PACK
     schema: ClassVar[dict[str, dict]] = {
         "play": {"card": CARD},
         "declare": {"cards": CARDS},
@@ -97,6 +103,7 @@ class MarjoletDeal(TrickDeal):
         self.trump = deck[12][1]
         self.dix = "7" + self.trump
         self.table = combination_table(self.trump, options["jack_queen"])
+        self.entries = _ENTRIES[(self.trump, options["jack_queen"])]
         self.next_card = 13  # index in deck of the next face-down stock card
         self.phase = "play"
         self.tricks_played = 0
@@ -112,7 +119,6 @@ class MarjoletDeal(TrickDeal):
         self.turn_up_taker: int | None = None
         self.exchanged_by: int | None = None
         self.dix_live = self.turn_up != self.dix  # may still score by being played
-        self.played: list[str] = []
         self.last_trick_winner: int | None = None
         if not self.dix_live:
             self._score_dix(dealer, "turn-up")
@@ -124,24 +130,26 @@ class MarjoletDeal(TrickDeal):
         return [] if self.over else [self.turn]
 
     def moves(self, seat: int) -> dict:
-        if self.over or seat != self.turn:
+        if seat != self.turn:  # None once the deal is over
             return {}
         hand = self.hands[seat]
-        if self.phase == "window":
+        phase = self.phase
+        if phase == "play":
+            return {"play": hand[:]}
+        if phase == "window":
             held = set(hand)
             scored = self.scored
             result = {}
-            declare = [cards for key, (cards, _, _) in self.table.items()
-                       if key not in scored and key <= held]
+            declare = [cards for key, cards in self.entries if key <= held and key not in scored]
             if declare:
                 result["declare"] = [list(c) for c in declare]
             if self.turn_up is not None and self.dix in held:
                 result["exchange"] = {}
             result["draw"] = {}
             return result
-        if self.phase == "end" and self.trick:
+        if self.trick:
             return {"play": self._end_phase_cards(hand)}
-        return {"play": list(hand)}
+        return {"play": hand[:]}
 
     def _end_phase_cards(self, hand: list[str]) -> list[str]:
         """The cards the second player may play in the end phase."""
@@ -149,12 +157,12 @@ class MarjoletDeal(TrickDeal):
         suit = led[1]
         same = [c for c in hand if c[1] == suit]
         if same:
-            strength = self.pack.strength
+            strength = STRENGTH
             above = strength[led]
             higher = [c for c in same if strength[c] > above]
             return higher or same
         trumps = [c for c in hand if c[1] == self.trump]
-        return trumps or list(hand)
+        return trumps or hand[:]
 
     # -- applying ------------------------------------------------------------------------------
 
@@ -175,13 +183,14 @@ class MarjoletDeal(TrickDeal):
             self._draw(seat)
 
     def _play(self, seat: int, card: str) -> None:
-        if self.phase == "window":
+        phase = self.phase
+        if phase == "window":
             raise IllegalAction("declare, exchange or draw: you must draw before the next trick")
         hand = self.hands[seat]
         if card not in hand:
             raise IllegalAction(f"{card} is not in your hand")
         trick = self.trick
-        if self.phase == "end" and trick:
+        if trick and phase == "end":
             allowed = self._end_phase_cards(hand)
             if card not in allowed:
                 suit = trick[0][1][1]
@@ -192,19 +201,31 @@ class MarjoletDeal(TrickDeal):
                 raise IllegalAction(f"you must follow suit ({SUIT_NAMES[suit]})")
         # Validated: change the state.
         hand.remove(card)
-        self.shown[seat].discard(card)
-        self.played.append(card)
+        shown = self.shown[seat]
+        if shown:
+            shown.discard(card)
         if card == self.dix and self.dix_live:
             self.dix_live = False
             self._score_dix(seat, "played")
-        trick.append((seat, card))
-        if len(trick) == 1:
+        if not trick:
+            trick.append((seat, card))
             self.turn = 1 - seat
             return
-        winner = self.close_trick()
-        for _, c in self.last_trick["cards"]:
-            if c[0] in POINT_RANKS:
-                self.card_points[winner] += 10
+        # Second card: close the trick here (cheaper than the generic close_trick for two cards).
+        first_seat, first = trick[0]
+        if card[1] == first[1]:
+            strength = STRENGTH
+            winner = seat if strength[card] > strength[first] else first_seat
+        else:
+            winner = seat if card[1] == self.trump else first_seat
+        points = (10 if first[0] in POINT_RANKS else 0) + (10 if card[0] in POINT_RANKS else 0)
+        if points:
+            self.card_points[winner] += points
+        self.captured[winner] += (first, card)
+        self.tricks_won[winner] += 1
+        self.last_trick = {"cards": [[first_seat, first], [seat, card]], "winner": winner}
+        trick.clear()
+        self.leader = self.turn = winner
         self.tricks_played += 1
         if self.tricks_played <= STOCK_TRICKS:
             self.phase = "window"
@@ -214,7 +235,7 @@ class MarjoletDeal(TrickDeal):
                 self.last_trick_winner = winner
                 self.phase = "over"
                 self.over = True
-                self.turn = None
+                self.turn = self.leader = None
 
     def _declare(self, seat: int, cards: list[str]) -> None:
         hand = self.hands[seat]
@@ -325,7 +346,7 @@ class MarjoletDeal(TrickDeal):
             "exchanged_by": self.exchanged_by,
             "turn_up_taken_by": self.turn_up_taker,
             "dix_live": self.dix_live,
-            "played": list(self.played),
+            "played": self.captured[0] + self.captured[1] + [c for _, c in self.trick],
             "card_points": list(self.card_points),
             "scores": self.scores(),
         })
