@@ -339,6 +339,7 @@ class MarjoletDeal(TrickDeal):
             "turn_up": self.turn_up,
             "stock_count": (len(self.deck) - self.next_card) if self.turn_up is not None else 0,
             "tricks_played": self.tricks_played,
+            "end_tricks_won": list(self.end_tricks),
             "declared": [sort(s) for s in self.shown],
             "scored_combinations": [[dict(c, cards=list(c["cards"])) for c in combos]
                                     for combos in self.combinations],
