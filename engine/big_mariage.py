@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 
 from .actions import CARD, INTEGER, OPTIONAL_FLAG
-from .cards import SUIT_NAMES, SUITS, Pack
+from .cards import SUIT_NAMES, Pack
 from .core import EVERYONE, Game, Option, TrickDeal, follow_suit_error, positive_integer
 from .errors import BadDeal, IllegalAction
 
@@ -81,12 +81,9 @@ class BigMariageDeal(TrickDeal):
         super().__init__(options, dealer, deck, kitty)
         skip = set(kitty)
         self.kitty_cards = [deck[i] for i in sorted(skip)]
-        hands = self.hands
-        seat = (dealer + 1) % 4
-        for i, card in enumerate(deck):
-            if i not in skip:
-                hands[seat].append(card)
-                seat = (seat + 1) % 4
+        dealt = [card for i, card in enumerate(deck) if i not in skip]
+        for i in range(4):  # the i-th dealt card goes to the dealer's left, then clockwise
+            self.hands[(dealer + 1 + i) % 4] = dealt[i::4]
         self.declared_variant = options["marriages"] == "declared"
         self.phase = "bidding"
         self.turn = (dealer + 1) % 4
@@ -110,30 +107,38 @@ class BigMariageDeal(TrickDeal):
         return [] if self.over else [self.turn]
 
     def moves(self, seat: int) -> dict:
-        if self.over or seat != self.turn:
+        if seat != self.turn:  # also when the deal is over: turn is None then
             return {}
         phase = self.phase
         if phase == "play":
-            return self._play_moves(seat)
+            return self._play_moves(self.hands[seat])
         if phase == "bidding":
             bids = _values_from(MIN_BID if self.high_bid is None else self.high_bid + BID_STEP)
             return {"bid": bids, "pass": {}} if bids else {"pass": {}}
         if phase == "kitty":
-            return {"give": {"cards": self.pack.sorted(self.hands[seat]),
-                             "to": [s for s in self._others() if s not in self.given]}}
+            given = self.given
+            return {"give": {"cards": self.hands[seat][:],
+                             "to": [s for s in self._others() if s not in given]}}
         return {"contract": _values_from(self.high_bid)}
 
-    def _play_moves(self, seat: int) -> dict:
-        hand = self.hands[seat]
-        if not self.trick:
-            calls = [c for c in hand if c[0] in "KQ"
-                     and ("Q" if c[0] == "K" else "K") + c[1] in hand]
-            return {"play": list(hand), "trump": calls} if calls else {"play": list(hand)}
-        led = self.trick[0][1][1]
-        cards = [c for c in hand if c[1] == led]
-        if not cards and self.trump is not None:
-            cards = [c for c in hand if c[1] == self.trump]
-        return {"play": cards or list(hand)}
+    def _play_moves(self, hand: list[str]) -> dict:
+        trick = self.trick
+        if trick:
+            led = trick[0][1][1]
+            cards = [c for c in hand if c[1] == led]
+            if cards:
+                return {"play": cards}
+            trump = self.trump
+            if trump is not None:
+                cards = [c for c in hand if c[1] == trump]
+                if cards:
+                    return {"play": cards}
+            return {"play": hand[:]}
+        calls = [c for c in hand if c[0] == "K" and "Q" + c[1] in hand]
+        if not calls:
+            return {"play": hand[:]}
+        calls += ["Q" + c[1] for c in calls]
+        return {"play": hand[:], "trump": calls}
 
     def _others(self) -> list[int]:
         d = self.declarer
@@ -339,6 +344,8 @@ class BigMariageDeal(TrickDeal):
         seat), ``contract``, ``play`` and ``over``. ``hands`` shows only the viewer's own hand;
         ``kitty`` shows the kitty cards only to the declarer once taken; ``gives`` lists the
         cards given, in order, each card visible only to the declarer and its recipient.
+        ``played`` holds the cards of the finished tricks (public), ``high_bidder`` the seat of
+        ``high_bid`` during the bidding, ``team_points`` each team's raw points so far.
         """
         everyone = seat == EVERYONE
         declarer = self.declarer
@@ -360,6 +367,7 @@ class BigMariageDeal(TrickDeal):
             "kitty": self.pack.sorted(self.kitty_cards) if show_kitty else None,
             "marriages": [dict(m) for m in self.marriages],
             "trump_calls": [dict(c) for c in self.trump_calls],
+            "played": self.pack.sorted([c for won in self.captured for c in won]),
             "teams": [list(t) for t in TEAMS],
             "team_points": self.raw_points(),
             "scores": self.scores(),
@@ -412,7 +420,3 @@ class BigMariage(Game):
             return [0 if totals[0] > totals[1] else 1]
         return None
 
-
-BigMariageDeal.game = BigMariage()
-
-__all__ = ["BigMariage", "BigMariageDeal", "round_defence", "card_points", "SUITS"]
