@@ -11,7 +11,7 @@ from .errors import MalformedAction
 
 
 def _card(value) -> str:
-    if isinstance(value, str) and len(value) == 2:
+    if type(value) is str and len(value) == 2:
         return value
     raise MalformedAction(f"not a card code: {value!r}")
 
@@ -44,25 +44,35 @@ OPTIONAL_FLAG = "optional-flag"  # a bool that may be omitted; false is the same
 
 def parse(schema: dict[str, dict], action) -> dict:
     """Check ``action`` against ``schema``; return its normal form or raise MalformedAction."""
-    if not isinstance(action, dict):
+    if type(action) is not dict:
         raise MalformedAction("an action is a JSON object")
     kind = action.get("type")
-    fields = schema.get(kind) if isinstance(kind, str) else None
+    fields = schema.get(kind) if type(kind) is str else None
     if fields is None:
         raise MalformedAction(f"unknown action type: {kind!r}")
-    extra = set(action) - set(fields) - {"type"}
-    if extra:
-        raise MalformedAction(f"{kind} has no field {sorted(extra)[0]!r}")
     parsed = {"type": kind}
+    present = 1
     for name, check in fields.items():
-        if check == OPTIONAL_FLAG:
-            if name in action and _flag(action[name]):
-                parsed[name] = True
+        value = action.get(name, _ABSENT)
+        if value is _ABSENT:
+            if check is not OPTIONAL_FLAG:
+                raise MalformedAction(f"{kind} needs the field {name!r}")
             continue
-        if name not in action:
-            raise MalformedAction(f"{kind} needs the field {name!r}")
-        parsed[name] = check(action[name])
+        present += 1
+        if check is CARD and type(value) is str and len(value) == 2:
+            parsed[name] = value  # the common case, without a call
+        elif check is OPTIONAL_FLAG:
+            if _flag(value):
+                parsed[name] = True
+        else:
+            parsed[name] = check(value)
+    if present != len(action):
+        extra = sorted(set(action) - set(fields) - {"type"})
+        raise MalformedAction(f"{kind} has no field {extra[0]!r}")
     return parsed
+
+
+_ABSENT = object()
 
 
 def describe(action: dict) -> str:

@@ -30,7 +30,7 @@ class Deal:
     """
 
     schema: ClassVar[dict[str, dict]]
-    game: ClassVar["Game"]
+    seats: ClassVar[int]
 
     def __init__(self, options: dict, dealer: int, deck: list[str], kitty=None):
         self.options = options
@@ -70,10 +70,6 @@ class Deal:
         return action
 
     # -- shared ------------------------------------------------------------------------------------
-
-    @property
-    def seats(self) -> int:
-        return self.game.seats
 
     def apply(self, seat: int, action) -> dict:
         """Apply ``action`` for ``seat``; return its normal form, or raise an EngineError."""
@@ -129,9 +125,10 @@ class TrickDeal(Deal):
     def close_trick(self) -> int:
         """Give the full trick to its winner; return the winner, who leads next."""
         winner = self.trick_winner()
-        self.captured[winner].extend(card for _, card in self.trick)
+        cards = [[s, c] for s, c in self.trick]
+        self.captured[winner].extend([c for _, c in cards])
         self.tricks_won[winner] += 1
-        self.last_trick = {"cards": [[s, c] for s, c in self.trick], "winner": winner}
+        self.last_trick = {"cards": cards, "winner": winner}
         self.trick = []
         self.leader = self.turn = winner
         return winner
@@ -213,11 +210,14 @@ class Game:
 
     name: str
     title: str
-    seats: int
     deal_type: type[Deal]
     options: dict[str, Option]
     #: True when deal scores and totals are per team (two entries) rather than per seat.
     teams: bool = False
+
+    @property
+    def seats(self) -> int:
+        return self.deal_type.seats
 
     @property
     def pack(self) -> Pack:
@@ -265,18 +265,13 @@ class Match:
         self.game = game
         self.options = game.check_options(options)
         self.deals: list[Deal] = []
+        #: The deal in progress, if any.
+        self.current: Deal | None = None
         self.totals = [0] * game.score_width
         self.winners: list[int] = []
         self.finished = False
 
     # -- dealing -----------------------------------------------------------------------------------
-
-    @property
-    def current(self) -> Deal | None:
-        """The deal in progress, if any."""
-        if self.deals and not self.deals[-1].over:
-            return self.deals[-1]
-        return None
 
     def next_dealer(self) -> int | None:
         """The seat that must deal next (None before the first deal: any seat may)."""
@@ -305,6 +300,7 @@ class Match:
         self.game.check_kitty(kitty)
         deal = self.game.deal_type(self.options, dealer, deck, kitty)
         self.deals.append(deal)
+        self.current = None if deal.over else deal
         return deal
 
     # -- playing -----------------------------------------------------------------------------------
@@ -314,14 +310,15 @@ class Match:
         deal = self.current
         if deal is None:
             raise NotYourTurn("the match is over" if self.finished else "no deal in progress")
-        if not isinstance(seat, int) or not 0 <= seat < self.game.seats:
-            raise NotYourTurn(f"no seat {seat!r}")
+        if type(seat) is not int or not 0 <= seat < deal.seats:
+            raise NotYourTurn(f"there is no seat {seat!r}")
         parsed = deal.apply(seat, action)
         if deal.over:
             self._close_deal(deal)
         return parsed
 
     def _close_deal(self, deal: Deal) -> None:
+        self.current = None
         for i, points in enumerate(deal.scores()):
             self.totals[i] += points
         winners = self.game.winners(self.totals, self.options)

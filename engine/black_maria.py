@@ -1,0 +1,156 @@
+"""Black Maria (Чёрная Мария), three players: rules.md section 2.
+
+Phases of a deal: ``"pass"`` (every seat secretly chooses three cards for its right-hand
+neighbour; the cards change hands once all three have chosen), ``"play"`` (17 tricks, follow
+suit if able, no trumps) and ``"over"``.
+"""
+
+from __future__ import annotations
+
+from .actions import CARD, CARDS
+from .cards import Pack
+from .core import EVERYONE, Game, Option, TrickDeal, follow_suit_error, positive_integer
+from .errors import IllegalAction
+
+PASS_SIZE = 3
+PENALTY = {**{r + "H": 1 for r in "AKQJT98765432"}, "QS": 13, "KS": 10, "AS": 7}
+PENALTY_TOTAL = 43
+
+
+class BlackMariaDeal(TrickDeal):
+    seats = 3
+    pack = Pack("AKQJT98765432", without=("2C",))
+    schema = {"pass": {"cards": CARDS}, "play": {"card": CARD}}
+
+    def __init__(self, options, dealer, deck, kitty=None):
+        super().__init__(options, dealer, deck, kitty)
+        for i, card in enumerate(deck):
+            self.hands[(dealer + 1 + i) % 3].append(card)
+        self.phase = "pass"
+        self.passes: list[list[str] | None] = [None, None, None]
+        self.received: list[list[str] | None] = [None, None, None]
+
+    # -- turns ---------------------------------------------------------------------------------
+
+    def to_act(self) -> list[int]:
+        if self.phase == "pass":
+            return [s for s in self.clockwise_from(self.dealer + 1) if self.passes[s] is None]
+        if self.phase == "play":
+            return [self.turn]
+        return []
+
+    def moves(self, seat: int) -> dict:
+        hand = self.hands[seat]
+        if self.phase == "pass":
+            if self.passes[seat] is not None:
+                return {}
+            return {"pass": {"choose": PASS_SIZE, "from": list(hand)}}
+        if seat != self.turn:
+            return {}
+        if self.trick:
+            led = self.trick[0][1][1]
+            following = [c for c in hand if c[1] == led]
+            if following:
+                return {"play": following}
+        return {"play": list(hand)}
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def _apply(self, seat: int, action: dict) -> None:
+        kind = action["type"]
+        if kind == "pass":
+            self._pass(seat, action["cards"])
+        elif kind == "play":
+            self._play(seat, action["card"])
+
+    def _pass(self, seat: int, cards: list[str]) -> None:
+        if self.phase != "pass":
+            raise IllegalAction("the passing is over")
+        if len(cards) != PASS_SIZE:
+            raise IllegalAction(f"you must pass exactly {PASS_SIZE} cards")
+        for card in cards:
+            self.require_in_hand(seat, card)
+        self.passes[seat] = list(cards)
+        if all(p is not None for p in self.passes):
+            self._exchange()
+
+    def _exchange(self) -> None:
+        """All three have chosen: each hand gives its pass to the right, takes the left's."""
+        for seat in range(3):
+            passed = self.passes[seat]
+            self.hands[seat] = [c for c in self.hands[seat] if c not in passed]
+        for seat in range(3):
+            self.received[seat] = list(self.passes[(seat + 1) % 3])
+            self.hands[seat].extend(self.received[seat])
+        self.phase = "play"
+        self.leader = self.turn = (self.dealer + 1) % 3
+
+    def _play(self, seat: int, card: str) -> None:
+        if self.phase != "play":
+            raise IllegalAction("everyone must pass three cards first")
+        hand, trick = self.hands[seat], self.trick
+        if card not in hand:
+            raise IllegalAction(f"{card} is not in your hand")
+        if trick:
+            led = trick[0][1][1]
+            if card[1] != led:
+                for held in hand:
+                    if held[1] == led:
+                        raise follow_suit_error(led)
+        hand.remove(card)
+        trick.append((seat, card))
+        if len(trick) < 3:
+            self.turn = (seat + 1) % 3
+            return
+        self.close_trick()
+        if not self.hands[self.turn]:
+            self.phase, self.over = "over", True
+            self.turn = self.leader = None
+
+    # -- scores and views ----------------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        return [sum(PENALTY.get(c, 0) for c in won) for won in self.captured]
+
+    def summary(self) -> dict:
+        return {
+            "hearts": [sum(1 for c in won if c[1] == "H") for won in self.captured],
+            "spades": [[c for c in ("QS", "KS", "AS") if c in won] for won in self.captured],
+            "tricks": list(self.tricks_won),
+            "penalties": self.scores(),
+        }
+
+    def view(self, seat) -> dict:
+        sees_all = seat == EVERYONE
+        return {
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "hands": self.hands_view(seat),
+            "passed": [p is not None for p in self.passes],
+            "pass": [p if sees_all or s == seat else None for s, p in enumerate(self.passes)],
+            "received": [r if sees_all or s == seat else None
+                         for s, r in enumerate(self.received)],
+            "scores": self.scores(),
+            **self.trick_view(),
+        }
+
+    def redact(self, action: dict, actor: int, viewer) -> dict:
+        if action["type"] == "pass" and viewer != actor and viewer != EVERYONE:
+            return {"type": "pass"}
+        return action
+
+
+class BlackMaria(Game):
+    name = "black_maria"
+    title = "Black Maria"
+    deal_type = BlackMariaDeal
+    options = {
+        "target": Option(100, positive_integer,
+                         "the match ends after the deal in which someone reaches this total"),
+    }
+
+    def winners(self, totals: list[int], options: dict) -> list[int] | None:
+        if max(totals) < options["target"]:
+            return None
+        lowest = min(totals)
+        return [seat for seat, total in enumerate(totals) if total == lowest]
