@@ -1,0 +1,36 @@
+"""Database engine and sessions."""
+
+from __future__ import annotations
+
+import os
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import sessionmaker
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get their directory, WAL and a busy timeout so that
+    several processes (or app instances) can share one file."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        path = parsed.database
+        if path and path != ":memory:":
+            directory = os.path.dirname(os.path.abspath(path))
+            os.makedirs(directory, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection, _record):
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def make_sessions(engine: Engine) -> sessionmaker:
+    return sessionmaker(engine, expire_on_commit=False)

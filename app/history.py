@@ -1,0 +1,164 @@
+"""The history: matches, deals, records and player statistics, all from what is stored."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from engine import GAMES
+from engine.core import RECORD_FORMAT
+
+from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Player, Room
+
+
+def iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _players(session: Session, match_ids: list[int]) -> dict[int, list[dict]]:
+    out: dict[int, list[dict]] = {m: [] for m in match_ids}
+    if not match_ids:
+        return out
+    rows = session.scalars(select(MatchPlayer).where(MatchPlayer.match_id.in_(match_ids))
+                           .order_by(MatchPlayer.match_id, MatchPlayer.seat))
+    for row in rows:
+        out[row.match_id].append({"seat": row.seat, "name": row.name, "bot": row.bot})
+    return out
+
+
+def _deal_counts(session: Session, match_ids: list[int]) -> dict[int, int]:
+    from sqlalchemy import func
+
+    if not match_ids:
+        return {}
+    rows = session.execute(select(DealRow.match_id, func.count()).where(
+        DealRow.match_id.in_(match_ids)).group_by(DealRow.match_id))
+    return {m: n for m, n in rows}
+
+
+def summary_of(match: MatchRow, code: str, players: list[dict], deals: int) -> dict:
+    return {
+        "id": match.id, "room": code, "number": match.number, "game": match.game,
+        "options": match.options, "status": match.status, "started": iso(match.started),
+        "ended": iso(match.ended), "players": players, "totals": match.totals,
+        "winners": match.winners, "deals": deals,
+    }
+
+
+def list_matches(session: Session, player: str | None, game: str | None, status: str | None,
+                 since: datetime | None, until: datetime | None, limit: int,
+                 offset: int) -> list[dict]:
+    query = select(MatchRow, Room.code).join(Room, Room.id == MatchRow.room_id)
+    if player:
+        query = query.where(MatchRow.id.in_(
+            select(MatchPlayer.match_id).where(MatchPlayer.name == player,
+                                               MatchPlayer.bot.is_(None))))
+    if game:
+        query = query.where(MatchRow.game == game)
+    if status:
+        query = query.where(MatchRow.status == status)
+    if since:
+        query = query.where(MatchRow.started >= since)
+    if until:
+        query = query.where(MatchRow.started <= until)
+    query = query.order_by(MatchRow.started.desc(), MatchRow.id.desc()).limit(limit).offset(offset)
+    rows = session.execute(query).all()
+    ids = [m.id for m, _ in rows]
+    players, counts = _players(session, ids), _deal_counts(session, ids)
+    return [summary_of(m, code, players[m.id], counts.get(m.id, 0)) for m, code in rows]
+
+
+def match_detail(session: Session, match_id: int) -> dict | None:
+    row = session.execute(select(MatchRow, Room.code).join(Room, Room.id == MatchRow.room_id)
+                          .where(MatchRow.id == match_id)).first()
+    if row is None:
+        return None
+    match, code = row
+    deals = list(session.scalars(select(DealRow).where(DealRow.match_id == match_id)
+                                 .order_by(DealRow.index)))
+    counts: dict[int, int] = {}
+    for (index,) in session.execute(select(ActionRow.deal_index)
+                                    .where(ActionRow.match_id == match_id)):
+        counts[index] = counts.get(index, 0) + 1
+    out = summary_of(match, code, _players(session, [match_id])[match_id], len(deals))
+    out["teams"] = GAMES[match.game].teams
+    out["deal_list"] = [
+        {"index": d.index, "dealer": d.dealer, "over": d.over, "scores": d.scores,
+         "summary": d.summary, "actions": counts.get(d.index, 0),
+         "started": iso(d.started), "ended": iso(d.ended)}
+        for d in deals
+    ]
+    return out
+
+
+def record(session: Session, match_id: int) -> dict | None:
+    """The match as a record.md record (the caller checks that it is finished)."""
+    match = session.get(MatchRow, match_id)
+    if match is None:
+        return None
+    players = [p["name"] for p in _players(session, [match_id])[match_id]]
+    deals = list(session.scalars(select(DealRow).where(DealRow.match_id == match_id)
+                                 .order_by(DealRow.index)))
+    actions: dict[int, list] = {}
+    for a in session.scalars(select(ActionRow).where(ActionRow.match_id == match_id)
+                             .order_by(ActionRow.seq)):
+        actions.setdefault(a.deal_index, []).append([a.seat, a.action])
+    entries = []
+    for d in deals:
+        entry = {"dealer": d.dealer, "deck": d.deck}
+        if d.kitty is not None:
+            entry["kitty"] = d.kitty
+        entry["actions"] = actions.get(d.index, [])
+        entries.append(entry)
+    return {"format": RECORD_FORMAT, "game": match.game, "options": match.options,
+            "players": players, "deals": entries, "match_id": match.id,
+            "started": iso(match.started), "ended": iso(match.ended)}
+
+
+def _score_index(game: str, seat: int) -> int:
+    return seat % 2 if GAMES[game].teams else seat
+
+
+def player_stats(session: Session, name: str) -> dict | None:
+    player = session.scalar(select(Player).where(Player.name == name))
+    if player is None:
+        return None
+    return _stats(session, name, [player.id])
+
+
+def all_stats(session: Session) -> list[dict]:
+    return [_stats(session, p.name, [p.id])
+            for p in session.scalars(select(Player).order_by(Player.name))]
+
+
+def _stats(session: Session, name: str, ids: list[int]) -> dict:
+    seats = session.execute(select(MatchPlayer.match_id, MatchPlayer.seat, MatchRow)
+                            .join(MatchRow, MatchRow.id == MatchPlayer.match_id)
+                            .where(MatchPlayer.player_id.in_(ids))).all()
+    by_game: dict[str, dict] = {}
+    match_ids = [m for m, _, _ in seats]
+    deal_rows: dict[int, list[DealRow]] = {}
+    if match_ids:
+        for d in session.scalars(select(DealRow).where(DealRow.match_id.in_(match_ids),
+                                                       DealRow.over.is_(True))):
+            deal_rows.setdefault(d.match_id, []).append(d)
+    for match_id, seat, match in seats:
+        g = by_game.setdefault(match.game, {"played": 0, "won": 0, "deals": 0, "points": 0})
+        index = _score_index(match.game, seat)
+        if match.status == "finished":
+            g["played"] += 1
+            if index in (match.winners or []):
+                g["won"] += 1
+        for d in deal_rows.get(match_id, []):
+            g["deals"] += 1
+            g["points"] += (d.scores or [0] * (index + 1))[index]
+    total = {"played": 0, "won": 0, "deals": 0, "points": 0}
+    for g in by_game.values():
+        for key in total:
+            total[key] += g[key]
+        g["average_per_deal"] = round(g["points"] / g["deals"], 2) if g["deals"] else None
+    total["average_per_deal"] = (round(total["points"] / total["deals"], 2)
+                                 if total["deals"] else None)
+    return {"name": name, **total, "by_game": by_game}

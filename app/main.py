@@ -1,0 +1,77 @@
+"""The application factory: ``create_app(settings)``; ``app`` for ``uvicorn app.main:app``.
+
+The schema is not created here: ``cardroom serve`` applies the Alembic migrations first.
+"""
+
+from __future__ import annotations
+
+import importlib
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from . import api, ws
+from .broadcast import Broadcaster, LocalBroadcaster
+from .rooms import RoomManager
+from .settings import Settings
+from .store import Store
+
+
+def make_broadcaster(settings: Settings) -> Broadcaster:
+    """In-process unless REDIS_URL is set and a Redis broadcaster exists (issue 5)."""
+    if settings.redis_url:
+        try:
+            from .redis_broadcast import RedisBroadcaster  # added by issue 5
+        except ImportError:
+            return LocalBroadcaster()
+        return RedisBroadcaster(settings.redis_url)
+    return LocalBroadcaster()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        store = Store(settings.database_url)
+        manager = RoomManager(settings, store, make_broadcaster(settings))
+        app.state.store, app.state.rooms = store, manager
+        await manager.broadcaster.start(manager.remote_event)
+        try:
+            yield
+        finally:
+            await manager.close()
+            store.close()
+
+    app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
+                  description="Marjolet, Black Maria and Big Mariage in the browser. "
+                              "The WebSocket protocol (/ws/{code}) is in docs/protocol.md.")
+    app.state.settings = settings
+    app.include_router(api.router)
+    app.include_router(ws.router)
+
+    @app.get("/api/health")
+    async def health():
+        import asyncio
+
+        ok = True
+        try:
+            await asyncio.to_thread(app.state.store.ping)
+        except Exception:
+            ok = False
+        return {"database": ok}
+
+    try:  # the browser pages (app/pages.py: ``install(app)`` or a ``router``), when present
+        pages = importlib.import_module("app.pages")
+    except ModuleNotFoundError as error:
+        if error.name != "app.pages":
+            raise
+    else:
+        if hasattr(pages, "install"):
+            pages.install(app)
+        else:
+            app.include_router(pages.router)
+    return app
+
+
+app = create_app()

@@ -1,0 +1,125 @@
+"""SQLAlchemy 2 models. The schema is created and changed only by Alembic (migrations/)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import (JSON, Boolean, DateTime, Float, ForeignKey, Integer, String,
+                        UniqueConstraint)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Player(Base):
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict] = mapped_column(JSON)
+    turn_timer: Mapped[float | None] = mapped_column(Float, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("room_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    #: "open", "human" or "bot"
+    kind: Mapped[str] = mapped_column(String(8))
+    #: the bot kind of a bot seat, or of the stand-in playing for an absent person
+    bot: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    standin: Mapped[bool] = mapped_column(Boolean, default=False)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: sha256 of the seat token (the token itself is only ever given to its holder)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+    __table_args__ = (UniqueConstraint("room_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    options: Mapped[dict] = mapped_column(JSON)
+    #: "running" or "finished"
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    started: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+    ended: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    totals: Mapped[list] = mapped_column(JSON)
+    winners: Mapped[list] = mapped_column(JSON)
+
+
+class MatchPlayer(Base):
+    __tablename__ = "match_players"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True,
+                                                  index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    bot: Mapped[str | None] = mapped_column(String(8), nullable=True)
+
+
+class DealRow(Base):
+    __tablename__ = "deals"
+    __table_args__ = (UniqueConstraint("match_id", "index"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    dealer: Mapped[int] = mapped_column(Integer)
+    #: the pack order: secret while the deal runs, never sent to a client of a running match
+    deck: Mapped[list] = mapped_column(JSON)
+    kitty: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    over: Mapped[bool] = mapped_column(Boolean, default=False)
+    scores: Mapped[list | None] = mapped_column(JSON, nullable=True)
+    summary: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    started: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    ended: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("match_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    deal_index: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict] = mapped_column(JSON)
+    #: the client's id for the action (retries are applied once); None for bots
+    client_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RoomEvent(Base):
+    """The room's numbered event stream. Action events hold the raw action: redacted per viewer."""
+
+    __tablename__ = "room_events"
+    __table_args__ = (UniqueConstraint("room_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+

@@ -1,0 +1,666 @@
+"""Rooms in memory: a replica of what the database holds, the connections watching it, and the
+one path every action takes (people, bots and the turn timer alike):
+
+    validate with the engine -> store (one transaction) -> tell every connection its own view.
+
+A room is always rebuildable from the database (:meth:`Room.reload`): after a restart, on a
+second process, after a lost race or a failed write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from engine import GAMES, EngineError, IllegalAction, MalformedAction, Match, NotYourTurn
+from engine.bots import BOT_KINDS, bot_for
+
+from .broadcast import Broadcaster, LocalBroadcaster
+from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Room as RoomRow, RoomEvent, Seat
+from .settings import Settings
+from .store import Conflict, Snapshot, StorageError, Store, token_hash
+
+log = logging.getLogger("cardroom.rooms")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CHAT_KEEP = 50
+MISSED_LIMIT = 1000
+
+
+class RoomError(Exception):
+    """A refusal for the one who asked: ``code`` (protocol error code) and a readable message."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+def engine_error_code(error: EngineError) -> str:
+    if isinstance(error, MalformedAction):
+        return "malformed"
+    if isinstance(error, NotYourTurn):
+        return "not_your_turn"
+    return "illegal"
+
+
+def bot_name(kind: str) -> str:
+    return f"{kind} bot"
+
+
+@dataclass
+class SeatState:
+    kind: str  # open | human | bot
+    bot: str | None = None
+    standin: bool = False
+    name: str | None = None
+    player_id: int | None = None
+    token_hash: str | None = None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.kind == "bot" or (self.kind == "human" and self.standin)
+
+
+class Connection:
+    """One WebSocket as the room sees it: a seat (or None) and an ordered outgoing queue."""
+
+    def __init__(self, send_json):
+        self.seat: int | None = None
+        self.name: str | None = None
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self._send_json = send_json
+        self.closed = False
+
+    def send(self, message: dict) -> None:
+        if not self.closed:
+            self.queue.put_nowait(message)
+
+    async def writer(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            await self._send_json(message)
+
+
+class Room:
+    def __init__(self, manager: "RoomManager", snap: Snapshot):
+        self.manager = manager
+        self.store: Store = manager.store
+        self.settings: Settings = manager.settings
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self.changed = asyncio.Event()
+        self.rng = random.Random(secrets.randbits(64))
+        self.driver: asyncio.Task | None = None
+        self.last_progress = time.monotonic()
+        self._install(snap)
+
+    # -- building from the database --------------------------------------------------------------
+
+    def _install(self, snap: Snapshot) -> None:
+        room = snap.room
+        self.id, self.code, self.game = room.id, room.code, room.game
+        self.options = dict(room.options)
+        self.turn_timer = room.turn_timer
+        self.created = room.created
+        self.seats = [SeatState(kind=s.kind, bot=s.bot, standin=s.standin, name=s.name,
+                                player_id=s.player_id, token_hash=s.token_hash)
+                      for s in snap.seats]
+        self.seq = snap.seq
+        self.chat = [self._chat_payload(e) for e in snap.chat]
+        self.match: Match | None = None
+        self.match_id: int | None = None
+        self.match_number = 0
+        self.match_event_seq = snap.match_event_seq
+        self.action_count = 0
+        self.client_ids: dict[tuple[int, str], dict] = {}
+        if snap.match is None:
+            return
+        self.match_id, self.match_number = snap.match.id, snap.match.number
+        match = Match(GAMES[self.game], snap.match.options)
+        by_deal: dict[int, list[ActionRow]] = {}
+        for row in snap.actions:
+            by_deal.setdefault(row.deal_index, []).append(row)
+        for deal in snap.deals:
+            match.start_deal(list(deal.deck), deal.dealer, deal.kitty)
+            for row in by_deal.get(deal.index, []):
+                normal = match.apply(row.seat, row.action)
+                if row.client_id:
+                    self.client_ids[(row.seat, row.client_id)] = {"seq": None, "action": normal}
+        self.action_count = len(snap.actions)
+        self.match = match
+
+    async def reload(self) -> None:
+        """Forget the replica and rebuild it from the database (the caller holds the lock)."""
+        snap = await asyncio.to_thread(self.store.load_room, self.code)
+        if snap is not None:
+            self._install(snap)
+        self.poke()
+
+    # -- public description ----------------------------------------------------------------------
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def status(self) -> str:
+        if self.match is None:
+            return "waiting"
+        return "finished" if self.match.finished else "playing"
+
+    def info(self) -> dict:
+        teams = GAMES[self.game].teams
+        return {
+            "code": self.code,
+            "game": self.game,
+            "options": dict(self.options),
+            "seats": [
+                {"seat": i, "name": s.name if s.kind != "bot" else bot_name(s.bot),
+                 "kind": s.kind, "bot": s.bot if s.played_by_bot else None,
+                 "standin": s.standin, "connected": s.kind == "bot" or self.connected(i),
+                 "team": (i % 2) if teams else None}
+                for i, s in enumerate(self.seats)
+            ],
+            "status": self.status(),
+            "match": ({"id": self.match_id, "number": self.match_number}
+                      if self.match_id is not None else None),
+            "turn_timer": self.turn_timer,
+            "created": self.created.isoformat() if self.created else None,
+        }
+
+    def state_for(self, seat: int | None, info: dict | None = None) -> dict:
+        return {
+            "room": info or self.info(),
+            "you": {"seat": seat, "name": self.seats[seat].name if seat is not None else None},
+            "seq": self.seq,
+            "match": self.match.view(seat) if self.match is not None else None,
+            "chat": list(self.chat),
+        }
+
+    def event_for(self, kind: str, data: dict, viewer: int | None) -> dict:
+        """An event as ``viewer`` may see it: actions go through the engine's ``redact``."""
+        event = {"kind": kind, **data}
+        if kind == "action":
+            deal = None
+            if self.match is not None and data.get("match") == self.match_id \
+                    and data["deal"] < len(self.match.deals):
+                deal = self.match.deals[data["deal"]]
+            if deal is None:  # not of the current match: show nothing that might be hidden
+                event["action"] = {"type": data["action"]["type"]}
+            else:
+                event["action"] = deal.redact(data["action"], data["seat"], viewer)
+        if kind == "seat":
+            event.pop("token_hash", None)
+        return event
+
+    @staticmethod
+    def _chat_payload(row: RoomEvent) -> dict:
+        return {"seq": row.seq, **row.data}
+
+    # -- telling everyone ------------------------------------------------------------------------
+
+    def _deliver(self, events: list[tuple[int, str, dict]]) -> None:
+        """Send numbered events to every connection, each built for its own seat."""
+        if not events:
+            return
+        info = self.info()
+        states: dict = {}
+        for conn in list(self.conns):
+            seat = conn.seat
+            if seat not in states:
+                states[seat] = self.state_for(seat, info)
+            for i, (seq, kind, data) in enumerate(events):
+                message = {"type": "event", "seq": seq, "event": self.event_for(kind, data, seat)}
+                if i == len(events) - 1:
+                    message["state"] = states[seat]
+                conn.send(message)
+
+    def _presence(self, seat: int, connected: bool) -> None:
+        for conn in list(self.conns):
+            conn.send({"type": "presence", "seat": seat, "connected": connected})
+
+    async def _commit(self, events: list[tuple[str, dict]], extra) -> list[tuple[int, str, dict]]:
+        """Store ``events`` (and whatever ``extra(session)`` adds) in one transaction, then
+        deliver them. On failure, rebuild from the database and raise RoomError."""
+        numbered = [(self.seq + 1 + i, kind, data) for i, (kind, data) in enumerate(events)]
+        room_id = self.id
+
+        def work(session):
+            result = extra(session) if extra else None
+            for seq, kind, data in numbered:
+                session.add(RoomEvent(room_id=room_id, seq=seq, kind=kind, data=data))
+            return result
+
+        try:
+            await asyncio.to_thread(self.store.transact, work)
+        except Conflict:
+            log.warning("room %s: lost a race at seq %s; catching up", self.code, numbered[0][0])
+            old = self.seq
+            await self.reload()
+            await self._deliver_since(old)
+            raise RoomError("conflict", "someone acted first; the table was refreshed, try again")
+        except StorageError as error:
+            log.error("room %s: storage failed: %s", self.code, error)
+            await self.reload()
+            raise RoomError("storage", "the database refused the change; nothing was applied, "
+                                       "try again") from None
+        self.seq = numbered[-1][0]
+        return numbered
+
+    def _finish(self, numbered) -> None:
+        self._deliver(numbered)
+        for seq, kind, data in numbered:
+            if kind == "chat":
+                self.chat.append({"seq": seq, **data})
+        del self.chat[:-CHAT_KEEP]
+        self.manager.broadcaster.published(self.code, self.seq)
+        self.poke()
+
+    async def _deliver_since(self, old_seq: int) -> None:
+        """After a reload: tell the connections what they missed (from the database)."""
+        if self.seq <= old_seq or not self.conns:
+            return
+        rows = await asyncio.to_thread(self.store.events, self.id, old_seq, self.seq)
+        self._deliver([(r.seq, r.kind, r.data) for r in rows])
+
+    async def catch_up(self) -> None:
+        """Another process stored events: rebuild and deliver them (issue 5's fan-out hook)."""
+        async with self.lock:
+            old = self.seq
+            await self.reload()
+            await self._deliver_since(old)
+
+    # -- the one path for actions ----------------------------------------------------------------
+
+    async def act(self, seat: int, action, client_id: str | None = None) -> dict:
+        """Apply, store, broadcast. Returns ``{"seq", "action"}``; raises RoomError."""
+        async with self.lock:
+            if client_id is not None and (seat, client_id) in self.client_ids:
+                return {**self.client_ids[(seat, client_id)], "duplicate": True}
+            match = self.match
+            if match is None:
+                raise RoomError("not_your_turn", "the match has not started: seats are free")
+            deal_index = len(match.deals) - 1
+            deal = match.current
+            try:
+                normal = match.apply(seat, action)
+            except EngineError as error:
+                raise RoomError(engine_error_code(error), error.reason) from None
+            data = {"match": self.match_id, "deal": deal_index, "seat": seat, "action": normal,
+                    "deal_over": deal.over, "match_over": match.finished,
+                    "n": self.action_count}
+            match_id, n = self.match_id, self.action_count
+            totals, winners, finished = list(match.totals), list(match.winners), match.finished
+            scores = deal.scores() if deal.over else None
+            summary = deal.summary() if deal.over else None
+
+            def extra(session):
+                session.add(ActionRow(match_id=match_id, seq=n, deal_index=deal_index,
+                                      seat=seat, action=normal, client_id=client_id))
+                if scores is not None:
+                    row = session.query(DealRow).filter_by(match_id=match_id,
+                                                           index=deal_index).one()
+                    row.over, row.scores, row.summary, row.ended = True, scores, summary, now()
+                    m = session.get(MatchRow, match_id)
+                    m.totals, m.winners = totals, winners
+                    if finished:
+                        m.status, m.ended = "finished", now()
+
+            numbered = await self._commit([("action", data)], extra)
+            self.action_count += 1
+            result = {"seq": numbered[-1][0], "action": normal}
+            if client_id is not None:
+                self.client_ids[(seat, client_id)] = result
+            self.last_progress = time.monotonic()
+            self._finish(numbered)
+            return result
+
+    async def _start_deal(self) -> None:
+        match = self.match
+        deal = match.start_deal()
+        index = len(match.deals) - 1
+        match_id = self.match_id
+        deck, kitty, dealer = list(deal.deck), deal.kitty, deal.dealer
+        kitty = list(kitty) if kitty is not None else None
+
+        def extra(session):
+            session.add(DealRow(match_id=match_id, index=index, dealer=dealer, deck=deck,
+                                kitty=kitty))
+
+        numbered = await self._commit(
+            [("deal", {"match": match_id, "deal": index, "dealer": dealer})], extra)
+        self.last_progress = time.monotonic()
+        self._finish(numbered)
+
+    async def _start_match(self) -> None:
+        """Every seat is filled: a new match (the first, or a rematch), and its first deal."""
+        number = self.match_number + 1
+        room_id, game, options = self.id, self.game, dict(self.options)
+        seats = [(i, s.player_id, s.name if s.kind == "human" else bot_name(s.bot),
+                  s.bot if s.kind == "bot" else None) for i, s in enumerate(self.seats)]
+        width = GAMES[game].score_width
+
+        def extra(session):
+            row = MatchRow(room_id=room_id, number=number, game=game, options=options,
+                           status="running", totals=[0] * width, winners=[])
+            session.add(row)
+            session.flush()
+            for seat, player_id, name, bot in seats:
+                session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=player_id,
+                                        name=name, bot=bot))
+            return row.id
+
+        # The match id is known only after the insert: store the event in the same transaction.
+        holder: dict = {}
+
+        def extra_with_event(session):
+            holder["id"] = extra(session)
+            session.add(RoomEvent(room_id=room_id, seq=self.seq + 1, kind="match",
+                                  data={"match": holder["id"], "number": number}))
+
+        try:
+            await asyncio.to_thread(self.store.transact, extra_with_event)
+        except StorageError as error:
+            await self.reload()
+            code = "conflict" if isinstance(error, Conflict) else "storage"
+            raise RoomError(code, "the match could not be started; try again") from None
+        self.seq += 1
+        self.match = Match(GAMES[game], options)
+        self.match_id, self.match_number = holder["id"], number
+        self.match_event_seq = self.seq
+        self.action_count = 0
+        self.client_ids = {}
+        self._finish([(self.seq, "match", {"match": holder["id"], "number": number})])
+        await self._start_deal()
+
+    # -- seats -----------------------------------------------------------------------------------
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """A person takes an open seat: returns (seat, secret token)."""
+        async with self.lock:
+            if seat is None:
+                free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+                if not free:
+                    raise RoomError("not_available", "every seat is taken")
+                seat = free[0]
+            if not 0 <= seat < len(self.seats):
+                raise RoomError("bad_field", f"there is no seat {seat}")
+            if self.seats[seat].kind != "open":
+                raise RoomError("not_available", f"seat {seat} is taken")
+            token = secrets.token_urlsafe(32)
+            hashed = token_hash(token)
+            room_id, store = self.id, self.store
+
+            def extra(session):
+                player = store.player(session, name)
+                row = session.query(Seat).filter_by(room_id=room_id, seat=seat).one()
+                row.kind, row.name, row.player_id, row.token_hash = "human", name, player.id, hashed
+                holder["player"] = player.id
+
+            holder: dict = {}
+            numbered = await self._commit(
+                [("seat", {"seat": seat, "name": name, "seat_kind": "human", "bot": None,
+                           "standin": False})], extra)
+            self.seats[seat] = SeatState("human", name=name, player_id=holder["player"],
+                                         token_hash=hashed)
+            self._finish(numbered)
+            await self._maybe_start()
+            return seat, token
+
+    async def _maybe_start(self) -> None:
+        if self.match is None and all(s.kind != "open" for s in self.seats):
+            await self._start_match()
+
+    def seat_of_token(self, token: str) -> int | None:
+        hashed = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, hashed):
+                return i
+        return None
+
+    async def _set_seat(self, seat: int, **changes) -> None:
+        state = self.seats[seat]
+        new = SeatState(**{**state.__dict__, **changes})
+        room_id = self.id
+
+        def extra(session):
+            row = session.query(Seat).filter_by(room_id=room_id, seat=seat).one()
+            for key, value in changes.items():
+                setattr(row, key, value)
+
+        numbered = await self._commit(
+            [("seat", {"seat": seat, "name": new.name if new.kind != "bot" else bot_name(new.bot),
+                       "seat_kind": new.kind, "bot": new.bot if new.played_by_bot else None,
+                       "standin": new.standin})], extra)
+        self.seats[seat] = new
+        self._finish(numbered)
+
+    async def standin(self, by: int | None, seat, kind) -> None:
+        """Hand a seat without a connected person to a bot (kind "rules" or "random")."""
+        if by is None:
+            raise RoomError("not_seated", "only seated players may hand a seat to a bot")
+        kind = kind or "rules"
+        if kind not in BOT_KINDS:
+            raise RoomError("bad_field", f"no bot kind {kind!r} (rules or random)")
+        async with self.lock:
+            if type(seat) is not int or not 0 <= seat < len(self.seats):
+                raise RoomError("bad_field", f"there is no seat {seat!r}")
+            state = self.seats[seat]
+            if state.kind == "open":
+                await self._set_seat(seat, kind="bot", bot=kind)
+                await self._maybe_start()
+            elif state.kind == "human" and not state.standin and not self.connected(seat):
+                await self._set_seat(seat, standin=True, bot=kind)
+            else:
+                raise RoomError("not_available",
+                                f"seat {seat} is played by someone who is here (or a bot)")
+
+    async def rematch(self, by: int | None) -> None:
+        if by is None:
+            raise RoomError("not_seated", "only seated players may start a rematch")
+        async with self.lock:
+            if self.match is None or not self.match.finished:
+                raise RoomError("not_available", "the match is not over")
+            await self._start_match()
+
+    async def say(self, seat: int | None, text) -> None:
+        if seat is None:
+            raise RoomError("not_seated", "spectators cannot chat")
+        if not isinstance(text, str):
+            raise RoomError("bad_field", "text must be a string")
+        text = re.sub(r"[\x00-\x08\x0b-\x1f\x7f]", "", text).strip()
+        if not text:
+            raise RoomError("bad_field", "the message is empty")
+        if len(text) > self.settings.chat_max:
+            raise RoomError("bad_field", f"at most {self.settings.chat_max} characters")
+        async with self.lock:
+            data = {"seat": seat, "name": self.seats[seat].name, "text": text,
+                    "time": now().isoformat()}
+            numbered = await self._commit([("chat", data)], None)
+            self._finish(numbered)
+
+    # -- connections -----------------------------------------------------------------------------
+
+    async def attach(self, conn: Connection, token: str | None, since) -> None:
+        """A connection says hello: seat it, send ``welcome`` (missed events + state)."""
+        error = None
+        async with self.lock:
+            seat = None
+            if token is not None:
+                seat = self.seat_of_token(token) if isinstance(token, str) else None
+                if seat is None:
+                    error = RoomError("bad_token", "this seat token is not valid for this room; "
+                                                   "you are watching as a spectator")
+            conn.seat = seat
+            conn.name = self.seats[seat].name if seat is not None else None
+            if error:
+                conn.send({"type": "error", "code": error.code, "message": error.message})
+            missed = None
+            if isinstance(since, int) and not isinstance(since, bool) \
+                    and since <= self.seq and self.seq - since <= MISSED_LIMIT \
+                    and (self.match is None or since >= self.match_event_seq - 1):
+                rows = await asyncio.to_thread(self.store.events, self.id, since, self.seq)
+                missed = [{"seq": r.seq, "event": self.event_for(r.kind, r.data, seat)}
+                          for r in rows]
+            was_connected = seat is not None and self.connected(seat)
+            self.conns.add(conn)
+            conn.send({"type": "welcome", "seq": self.seq, "state": self.state_for(seat),
+                       "missed": missed})
+            if seat is not None and not was_connected:
+                self._presence(seat, True)
+            if seat is not None and self.seats[seat].standin:
+                try:
+                    await self._set_seat(seat, standin=False, bot=None)
+                except RoomError as failure:
+                    conn.send({"type": "error", "code": failure.code,
+                               "message": failure.message})
+        self.ensure_driver()
+
+    def detach(self, conn: Connection) -> None:
+        conn.closed = True
+        self.conns.discard(conn)
+        conn.queue.put_nowait(None)
+        if conn.seat is not None and not self.connected(conn.seat):
+            self._presence(conn.seat, False)
+
+    # -- bots, deals and the turn timer ----------------------------------------------------------
+
+    def poke(self) -> None:
+        self.changed.set()
+
+    def ensure_driver(self) -> None:
+        if self.driver is None or self.driver.done():
+            self.driver = asyncio.get_running_loop().create_task(self._drive())
+
+    def _plan(self):
+        """The next automatic step: (delay from last progress, what, seat) or None."""
+        match = self.match
+        if match is None or match.finished:
+            return None
+        if match.current is None:
+            return (self.settings.deal_pause, "deal", None)
+        actors = match.to_act()
+        for seat in actors:
+            if self.seats[seat].played_by_bot:
+                return (self.settings.bot_delay, "bot", seat)
+        if self.turn_timer and actors:
+            return (self.turn_timer, "timer", actors[0])
+        return None
+
+    async def _drive(self) -> None:
+        while True:
+            self.changed.clear()
+            plan = self._plan()
+            if plan is None:
+                await self.changed.wait()
+                continue
+            delay, what, seat = plan
+            wait = self.last_progress + delay - time.monotonic()
+            if wait > 0:
+                try:
+                    await asyncio.wait_for(self.changed.wait(), timeout=wait)
+                    continue  # something happened: plan again
+                except asyncio.TimeoutError:
+                    pass
+            if self._plan() != plan:
+                continue
+            try:
+                await self._step(what, seat)
+            except RoomError as error:
+                log.info("room %s: automatic %s refused: %s", self.code, what, error.message)
+                await asyncio.sleep(0.05)
+            except Exception:  # never let the room's driver die silently
+                log.exception("room %s: automatic %s crashed", self.code, what)
+                await asyncio.sleep(1)
+
+    async def _step(self, what: str, seat: int | None) -> None:
+        if what == "deal":
+            async with self.lock:
+                if self.match is not None and self.match.current is None \
+                        and not self.match.finished:
+                    await self._start_deal()
+            return
+        match = self.match
+        kind = self.seats[seat].bot if what == "bot" else "rules"
+        bot = bot_for(self.game, kind or "rules")
+        action = bot(match.view(seat), match.moves(seat), self.rng)
+        await self.act(seat, action)
+
+
+class RoomManager:
+    """The rooms this process holds in memory, loaded from the database on first use."""
+
+    def __init__(self, settings: Settings, store: Store, broadcaster: Broadcaster | None = None):
+        self.settings = settings
+        self.store = store
+        self.broadcaster = broadcaster or LocalBroadcaster()
+        self.rooms: dict[str, Room] = {}
+        self._loading = asyncio.Lock()
+
+    async def get(self, code: str) -> Room | None:
+        code = (code or "").upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        async with self._loading:
+            room = self.rooms.get(code)
+            if room is None:
+                snap = await asyncio.to_thread(self.store.load_room, code)
+                if snap is None:
+                    return None
+                room = Room(self, snap)
+                self.rooms[code] = room
+                room.ensure_driver()
+        return room
+
+    async def create(self, game: str, options: dict, seats: list[tuple[str, str | None]],
+                     turn_timer: float | None) -> Room:
+        checked = GAMES[game].check_options(options)
+
+        def work(session):
+            for _ in range(20):
+                code = new_code()
+                if session.query(RoomRow).filter_by(code=code).first() is None:
+                    break
+            row = RoomRow(code=code, game=game, options=checked, turn_timer=turn_timer)
+            session.add(row)
+            session.flush()
+            for i, (kind, bot) in enumerate(seats):
+                session.add(Seat(room_id=row.id, seat=i, kind=kind, bot=bot, standin=False))
+            return code
+
+        try:
+            code = await asyncio.to_thread(self.store.transact, work)
+        except StorageError:
+            raise RoomError("storage", "the room could not be stored; try again") from None
+        room = await self.get(code)
+        if all(kind == "bot" for kind, _ in seats):
+            async with room.lock:
+                await room._maybe_start()
+        return room
+
+    async def remote_event(self, code: str, seq: int) -> None:
+        """Another process stored event ``seq`` of room ``code`` (issue 5: Redis fan-out)."""
+        room = self.rooms.get(code)
+        if room is not None and seq > room.seq:
+            await room.catch_up()
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            if room.driver is not None:
+                room.driver.cancel()
+        await self.broadcaster.close()

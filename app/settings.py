@@ -1,0 +1,28 @@
+"""Server settings, from the environment (or a ``.env`` file)."""
+
+from __future__ import annotations
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    #: SQLAlchemy URL; the default SQLite file lives in ./data (created on demand).
+    database_url: str = "sqlite:///./data/cardroom.db"
+    #: Redis URL for cross-process fan-out (issue 5); unset: everything stays in-process.
+    redis_url: str | None = None
+    #: Seconds a bot "thinks" before acting (tests: 0).
+    bot_delay: float = 0.7
+    #: Seconds between the end of a deal and the next deal (tests: 0).
+    deal_pause: float = 2.5
+    #: Largest WebSocket text frame the protocol accepts (bytes); larger gets ``too_large``.
+    max_message: int = 4096
+    #: Hard frame limit given to uvicorn: larger frames close the connection (1009).
+    ws_max_size: int = 65536
+    #: Messages per second a connection may send (token bucket, burst = 2x).
+    rate: float = 20.0
+    #: Default turn timer for new rooms in seconds (None: off); a room may set its own.
+    turn_timer: float | None = None
+    #: Chat line length limit.
+    chat_max: int = 300

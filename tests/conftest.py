@@ -1,0 +1,126 @@
+"""Shared fixtures: the database URLs (SQLite and PostgreSQL) and a live uvicorn server.
+
+PostgreSQL is looked for at 127.0.0.1:5432, database ``test`` (user postgres, then root, or
+``TEST_POSTGRES_URL``); each test session works in a fresh schema dropped at the end. Without
+PostgreSQL its tests skip, unless CI=true: then they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import threading
+import time
+
+import pytest
+
+PG_CANDIDATES = [
+    os.environ.get("TEST_POSTGRES_URL"),
+    "postgresql+psycopg://postgres@127.0.0.1:5432/test",
+    "postgresql+psycopg://root@127.0.0.1:5432/test",
+]
+
+
+def _reachable_postgres() -> tuple[str | None, str]:
+    import sqlalchemy
+
+    reasons = []
+    for url in filter(None, PG_CANDIDATES):
+        try:
+            engine = sqlalchemy.create_engine(url)
+            with engine.connect() as connection:
+                connection.execute(sqlalchemy.text("SELECT 1"))
+            engine.dispose()
+            return url, ""
+        except Exception as error:  # noqa: BLE001 - any failure means "not reachable"
+            reasons.append(f"{url}: {str(error).splitlines()[0][:120]}")
+    return None, "; ".join(reasons)
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A PostgreSQL URL confined to a fresh schema (dropped after the session)."""
+    import sqlalchemy
+
+    base, reason = _reachable_postgres()
+    if base is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required in CI and unreachable: {reason}")
+        pytest.skip(f"PostgreSQL unreachable at 127.0.0.1:5432/test ({reason})")
+    schema = f"cardroom_test_{secrets.token_hex(4)}"
+    engine = sqlalchemy.create_engine(base)
+    with engine.begin() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
+    sep = "&" if "?" in base else "?"
+    yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    with engine.begin() as connection:
+        connection.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    engine.dispose()
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def database_url(request, tmp_path_factory):
+    """A migrated, empty database for the session: SQLite file, then PostgreSQL."""
+    from app.migrate import upgrade
+
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db')}/cardroom.db"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    upgrade(url)
+    return url
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """The real app under uvicorn in a background thread (its own event loop)."""
+
+    def __init__(self, database_url: str, **settings):
+        import uvicorn
+
+        from app.main import create_app
+        from app.settings import Settings
+
+        values = {"bot_delay": 0.0, "deal_pause": 0.0, **settings}
+        self.settings = Settings(database_url=database_url, **values)
+        self.app = create_app(self.settings)
+        self.port = free_port()
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws_max_size=self.settings.ws_max_size, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> "LiveServer":
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def server(database_url):
+    """A live server on the session's database, shared by one test module."""
+    live = LiveServer(database_url).start()
+    yield live
+    live.stop()
