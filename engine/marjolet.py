@@ -32,6 +32,8 @@ from .cards import SUIT_NAMES, SUITS, Pack
 from .core import Game, Option, TrickDeal, positive_integer
 from .errors import IllegalAction
 
+PACK = Pack("ATKQJ987")
+STRENGTH = PACK.strength
 STOCK_TRICKS = 10
 ALL_TRICKS = 16
 POINT_RANKS = "AT"
@@ -55,7 +57,7 @@ def combination_table(trump: str, jack_queen: str) -> dict[frozenset, tuple[list
     table = {}
 
     def add(cards, name, points):
-        table[frozenset(cards)] = (list(cards), name, points)
+        table[frozenset(cards)] = (PACK.sorted(cards), name, points)
 
     for rank, (points, name) in FOUR_OF_A_KIND.items():
         add([rank + s for s in SUITS], name, points)
@@ -75,10 +77,6 @@ def combination_table(trump: str, jack_queen: str) -> dict[frozenset, tuple[list
     _TABLES[key] = table
     _ENTRIES[key] = [(k, v[0]) for k, v in table.items()]
     return table
-
-
-PACK = Pack("ATKQJ987")
-STRENGTH = PACK.strength
 
 
 class MarjoletDeal(TrickDeal):
