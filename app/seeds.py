@@ -1,0 +1,69 @@
+"""``cardroom load-demo``: store the records of seeds/ as finished matches (idempotent)."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import select
+
+from engine.record import replay
+
+from .migrate import ROOT
+from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Room, Seat
+from .store import Store
+
+
+def load_demo(url: str, directory: str | None = None) -> tuple[int, int]:
+    directory = directory or os.path.join(ROOT, "seeds")
+    store = Store(url)
+    loaded = skipped = 0
+    try:
+        paths = sorted(glob.glob(os.path.join(directory, "*.json")))
+        start = datetime.now(timezone.utc) - timedelta(days=len(paths))
+        for number, path in enumerate(paths):
+            code = "DEMO" + f"{number:02d}"
+            record = json.load(open(path, encoding="utf-8"))
+            match = replay(record)  # a record that does not replay is refused here
+            with store.sessions() as session, session.begin():
+                if session.scalar(select(Room.id).where(Room.code == code)) is not None:
+                    skipped += 1
+                    continue
+                when = start + timedelta(days=number)
+                _store(store, session, code, record, match, when)
+                loaded += 1
+    finally:
+        store.close()
+    return loaded, skipped
+
+
+def _store(store, session, code, record, match, when) -> None:
+    game = record["game"]
+    names = record.get("players") or [f"Player {i + 1}" for i in range(match.game.seats)]
+    room = Room(code=code, game=game, options=dict(match.options), created=when)
+    session.add(room)
+    session.flush()
+    row = MatchRow(room_id=room.id, number=1, game=game, options=dict(match.options),
+                   status="finished" if match.finished else "running", started=when,
+                   ended=when + timedelta(minutes=30) if match.finished else None,
+                   totals=list(match.totals), winners=list(match.winners))
+    session.add(row)
+    session.flush()
+    for seat, name in enumerate(names):
+        player = store.player(session, name)
+        session.add(Seat(room_id=room.id, seat=seat, kind="human", name=name,
+                         player_id=player.id, standin=False))
+        session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=player.id, name=name))
+    seq = 0
+    for index, deal in enumerate(match.deals):
+        session.add(DealRow(match_id=row.id, index=index, dealer=deal.dealer, deck=deal.deck,
+                            kitty=list(deal.kitty) if deal.kitty is not None else None,
+                            over=deal.over, scores=deal.scores(),
+                            summary=deal.summary() if deal.over else None,
+                            started=when, ended=when if deal.over else None))
+        for seat, action in deal.actions:
+            session.add(ActionRow(match_id=row.id, seq=seq, deal_index=index, seat=seat,
+                                  action=action, created=when))
+            seq += 1
