@@ -12,15 +12,17 @@ The deal's life, as :attr:`MarjoletDeal.phase` names it:
   else trump when able, else play any card.
 - ``"over"``: the deal is scored.
 
-Conventions where rules.md is silent (named here, in the tests and on the rules page):
+Choices where rules.md is silent (named here and in the tests):
 
-- A combination may be declared again only as a *different* card set; re-declaring a scored set
-  is refused, whether or not it was picked up and shown again in between. Nothing requires a
-  declaration to use a card not yet shown.
-- The turn-up that the dix exchange brings into the hand may be declared in the same window.
-- Declared (displayed) cards are public; the view lists them until they are played or until
-  the stock is exhausted.
-- The dix bonus for *playing* the 7 of trumps goes to whoever plays it, in either phase, once.
+- A declaration needs no card that was not shown before: any set that scores and was never
+  scored is accepted (the rule "each physical combination at most once" is the only limit).
+- The card the dix exchange brings into the hand may be declared in the same window; the
+  exchange is allowed in every window of tricks 1-10, the tenth included (the turn-up is still
+  on the table until that window's ``draw``).
+- Displayed cards are public: the views list them per seat until they are played or the stock
+  is exhausted; every scored combination stays listed with its name and points.
+- Every card played to a trick was seen face up by both players: the view lists them
+  (``played``), so a bot may count cards as a careful player would.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import random
 import re
 
@@ -58,8 +59,8 @@ def trick(match, lead_seat, lead, follow):
 
 
 def snapshot(deal):
-    skip = {"options", "table", "entries"}
-    return copy.deepcopy({k: v for k, v in vars(deal).items() if k not in skip})
+    """Everything the deal holds, frozen (pickle: cheap and exact)."""
+    return pickle.dumps({k: v for k, v in vars(deal).items() if k not in ("table", "entries")})
 
 
 def refused(match, seat, action, error=IllegalAction, message=None):
@@ -760,7 +761,7 @@ def test_random_playouts_conserve_cards_and_replay_identically():
 def test_thousands_of_random_deals():
     rng = random.Random(7)
     match = Match(GAME, {"target": 10**9})
-    for _ in range(3000):
+    for _ in range(2000):
         match.start_deal(rng=rng)
         deal = match.current
         while match.current is not None:
@@ -793,7 +794,7 @@ def _candidate_actions(deal, rng):
 
 def test_random_actions_accepted_exactly_when_listed_and_refusals_change_nothing():
     rng = random.Random(99)
-    for n in range(60):
+    for n in range(30):
         match = Match(GAME, {"target": 10**9,
                              "jack_queen": "same_suit" if n % 3 == 0 else "marjolet"})
         match.start_deal(rng=rng)
@@ -807,7 +808,7 @@ def test_random_actions_accepted_exactly_when_listed_and_refusals_change_nothing
                 key = json.dumps({**action, "cards": sorted(action["cards"])}
                                  if "cards" in action else action, sort_keys=True)
                 if key in legal_keys:
-                    trial = copy.deepcopy(match)
+                    trial = copy.deepcopy(deal)
                     trial.apply(seat, action)  # accepted
                 else:
                     before = snapshot(deal)
