@@ -77,12 +77,13 @@ def refused(match, seat, action, error=IllegalAction, message=None):
     return raised.value.reason
 
 
-def end_phase_match(end0, end1, options=None):
+def end_phase_match(end0, end1, options=None, last_draw=True):
     """A deal brought to trick 11 with seat 0 holding ``end0`` and seat 1 ``end1``.
 
     Seat 1 deals; ``end1[5]`` is the turn-up (it fixes trumps and seat 1 takes it after trick
     10), ``end0[5]`` is the last face-down card. The other 20 cards are played in the stock
     phase, paired so that seat 0 (the leader) wins all ten stock tricks; nothing is declared.
+    With ``last_draw=False`` it stops in the window of trick 10 (seat 0 holding ``end0[:5]``).
     """
     end0, end1 = list(end0), list(end1)
     trump = end1[5][1]
@@ -103,8 +104,10 @@ def end_phase_match(end0, end1, options=None):
     deck = leads[:3] + follows[:3] + leads[3:6] + follows[3:6] + [end1[5]] + stock
     match = Match(GAME, options)
     match.start_deal(deck, 1)
-    for lead, follow in pairs:
+    for n, (lead, follow) in enumerate(pairs):
         trick(match, 0, lead, follow)
+        if n == 9 and not last_draw:
+            return match, match.current
         act(match, 0, "draw")
     deal = match.current
     assert deal.phase == "end"
@@ -252,8 +255,7 @@ def test_worked_example_of_the_rules():
     m, d = start(["KS", "QS", "JD", "AH", "AC", "7S"], ["7H", "8H", "9H", "7C", "8C", "9C"], "8D",
                  stock=["QD", "8S", "TH", "9S"])
     trick(m, 0, "AH", "9C")
-    assert [sorted(c) for c in m.moves(0)["declare"]] == [["KS", "QS"], ["JD", "QS"]] or \
-        sorted(sorted(c) for c in m.moves(0)["declare"]) == [["JD", "QS"], ["KS", "QS"]]
+    assert sorted(sorted(c) for c in m.moves(0)["declare"]) == [["JD", "QS"], ["KS", "QS"]]
     act(m, 0, "declare", cards=["KS", "QS"])
     assert d.scores()[0] == 10 + 20
     act(m, 0, "draw")
@@ -306,11 +308,14 @@ def test_one_card_in_several_combinations_listed():
     m, d = start(["KS", "QS", "QH", "QD", "QC", "JH"], ["7S", "8S", "9S", "7C", "8C", "9C"], "8H",
                  stock=["AS", "TS"])
     trick(m, 0, "JH", "7C")
+    # The marjolet itself was just played: only the combinations without it remain.
+    assert sorted(sorted(c) for c in m.moves(0)["declare"]) == [["KS", "QS"],
+                                                                 ["QC", "QD", "QH", "QS"]]
+    # With the marjolet still in hand, the same queen is listed in three combinations.
+    m, d = start(["KS", "QS", "QH", "QD", "QC", "JH"], ["7S", "8S", "9S", "7C", "8C", "9C"], "8H")
+    trick(m, 0, "QC", "7C")
     listed = sorted(sorted(c) for c in m.moves(0)["declare"])
-    assert listed == [["JH", "QC"], ["JH", "QD"], ["JH", "QH"], ["JH", "QS"], ["KS", "QS"],
-                      ["QC", "QD", "QH", "QS"]] or ["JH", "QS"] not in listed
-    # (the marjolet itself was played: only the combinations without it remain)
-    assert listed == [["KS", "QS"], ["QC", "QD", "QH", "QS"]]
+    assert listed == [["JH", "QD"], ["JH", "QH"], ["JH", "QS"], ["KS", "QS"]]
 
 
 def test_several_combinations_in_one_window():
@@ -855,3 +860,23 @@ def test_rules_bot_plays_legally_and_beats_random():
                 match.apply(seat, action)
         won += (n % 2) in match.winners
     assert won >= 17
+
+
+def test_exchange_allowed_in_the_tenth_window_then_the_seven_goes_to_the_loser():
+    # Spades trumps (turn-up KS); seat 0 wins trick 10 holding the dix.
+    m, d = end_phase_match(["7S", "AH", "TH", "AD", "TD", "AC"],
+                           ["8S", "9S", "7H", "8H", "7D", "KS"], last_draw=False)
+    assert d.phase == "window" and d.tricks_played == 10 and d.turn == 0
+    assert m.moves(0)["exchange"] == {}
+    scores = d.scores()
+    act(m, 0, "exchange")
+    assert d.turn_up == "7S" and "KS" in d.hands[0]
+    act(m, 0, "draw")
+    assert "AC" in d.hands[0] and "7S" in d.hands[1]
+    assert d.scores() == [scores[0] + 10, scores[1] + 10]  # the exchange; the turn-up bonus
+    assert d.dix_points == [10, 0] and d.turn_up_bonus == [0, 10]
+    # Seat 1 later plays the 7 of spades: nothing more.
+    while not d.over:
+        seat = d.turn
+        play(m, seat, m.moves(seat)["play"][0])
+    assert d.dix_points == [10, 0]
