@@ -1,0 +1,259 @@
+"""The browser pages: lobby, table (the invite link), history, match page, rules.
+
+``install(app)`` (called by :func:`app.main.create_app`) mounts ``/static`` and adds the page
+routes plus two small JSON endpoints the pages need beyond docs/protocol.md:
+
+- ``GET /api/matches/{id}/replay``: the frames of a FINISHED match, replayed through the
+  engine with every hand open (``Match.view(EVERYONE)`` after each action); 409 while running.
+- ``GET /lang/{code}``: remember the interface language in a cookie and go back.
+
+Nothing here decides a rule: the table page is a shell filled by ``static/js/table.js`` from
+the server's WebSocket state; the replay frames are the engine's own views.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import datetime
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
+
+from engine import EVERYONE, GAMES
+from engine.core import Match
+
+from . import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+templates = Jinja2Templates(directory=str(ROOT / "templates"))
+router = APIRouter()
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_label(card: str) -> str:
+    rank = "10" if card[0] == "T" else card[0]
+    return rank + SUIT_SYMBOLS[card[1]]
+
+
+def card_html(card: str) -> Markup:
+    red = " red" if card[1] in "HD" else ""
+    return Markup(f'<span class="cardtext{red}">{card_label(card)}</span>')
+
+
+templates.env.filters["card"] = card_html
+
+
+def install(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
+    app.include_router(router)
+
+
+def page(request: Request, name: str, **context) -> HTMLResponse:
+    lang = i18n.language(request)
+    strings = i18n.strings(lang)
+
+    def t(key: str, **values) -> str:
+        return i18n.translate(lang, key, **values)
+
+    games = [{"name": g.name, "title": t("game." + g.name), "seats": g.seats, "teams": g.teams}
+             for g in GAMES.values()]
+    context.update(request=request, lang=lang, t=t, games=games,
+                   strings_json=Markup(json.dumps(strings, ensure_ascii=False)
+                                       .replace("</", "<\\/")),
+                   other_lang="en" if lang == "ru" else "ru")
+    response = templates.TemplateResponse(request, name, context)
+    response.headers["Content-Language"] = lang
+    return response
+
+
+async def in_session(request: Request, work):
+    store = request.app.state.store
+
+    def run():
+        with store.sessions() as session:
+            return work(session)
+
+    return await asyncio.to_thread(run)
+
+
+# -- pages ---------------------------------------------------------------------------------------
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+async def lobby(request: Request):
+    options = {g.name: {k: {"default": o.default} for k, o in g.options.items()}
+               for g in GAMES.values()}
+    return page(request, "lobby.html",
+                options_json=Markup(json.dumps(options).replace("</", "<\\/")))
+
+
+@router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
+async def table(code: str, request: Request):
+    code = code.strip().upper()
+    room = await request.app.state.rooms.get(code)
+    if room is None:
+        return page(request, "missing.html", code=code)
+    info = room.info()
+    return page(request, "table.html", code=code, room=info,
+                room_json=Markup(json.dumps(info).replace("</", "<\\/")))
+
+
+@router.get("/history", response_class=HTMLResponse, include_in_schema=False)
+async def history_page(request: Request, player: str | None = None, game: str | None = None,
+                       since: str | None = None, until: str | None = None):
+    from . import history
+
+    def parse(value: str | None, end=False):
+        if not value:
+            return None
+        try:
+            day = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+        return day.replace(hour=23, minute=59, second=59) if end and len(value) <= 10 else day
+
+    game = game if game in GAMES else None
+    matches = await in_session(request, lambda s: history.list_matches(
+        s, player or None, game, None, parse(since), parse(until, True), 200, 0))
+    return page(request, "history.html", matches=matches,
+                filters={"player": player or "", "game": game or "", "since": since or "",
+                         "until": until or ""})
+
+
+def cumulative(detail: dict) -> list[list[int]]:
+    width = 2 if detail.get("teams") else len(detail["players"])
+    totals, rows = [0] * width, [[0] * width]
+    for deal in detail["deal_list"]:
+        if not deal["over"]:
+            continue
+        totals = [a + b for a, b in zip(totals, deal["scores"] or [0] * width)]
+        rows.append(list(totals))
+    return rows
+
+
+def chart_svg(rows: list[list[int]], labels: list[str]) -> Markup:
+    """The cumulative scores as an inline SVG line chart (one line per seat or team)."""
+    width, height, pad = 640, 260, 40
+    values = [v for r in rows for v in r] or [0]
+    low, high = min(0, min(values)), max(1, max(values))
+    n = max(1, len(rows) - 1)
+
+    def x(i):
+        return pad + (width - 2 * pad) * i / n
+
+    def y(v):
+        return height - pad - (height - 2 * pad) * (v - low) / (high - low)
+
+    colours = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
+    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+             f'xmlns="http://www.w3.org/2000/svg">',
+             f'<line x1="{pad}" y1="{y(0):.1f}" x2="{width - pad}" y2="{y(0):.1f}" '
+             f'class="axis"/>',
+             f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" class="axis"/>',
+             f'<text x="{pad - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
+             f'<text x="{pad - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low}</text>']
+    for i in range(len(rows)):
+        parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 16}" '
+                     f'text-anchor="middle">{i}</text>')
+    for s in range(len(rows[0]) if rows else 0):
+        points = " ".join(f"{x(i):.1f},{y(r[s]):.1f}" for i, r in enumerate(rows))
+        colour = colours[s % len(colours)]
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" '
+                     f'points="{points}"/>')
+        for i, r in enumerate(rows):
+            parts.append(f'<circle cx="{x(i):.1f}" cy="{y(r[s]):.1f}" r="3.5" '
+                         f'fill="{colour}"/>')
+        label = Markup.escape(labels[s] if s < len(labels) else str(s))
+        parts.append(f'<text x="{width - pad + 4}" y="{y(rows[-1][s]) + 4:.1f}" '
+                     f'fill="{colour}">{label}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+async def match_page(match_id: int, request: Request):
+    from . import history
+
+    detail = await in_session(request, lambda s: history.match_detail(s, match_id))
+    if detail is None:
+        raise HTTPException(404, f"no match {match_id}")
+    lang = i18n.language(request)
+    names = [p["name"] for p in detail["players"]]
+    if detail.get("teams"):
+        labels = [i18n.translate(lang, "team_of", a=names[0], b=names[2]),
+                  i18n.translate(lang, "team_of", a=names[1], b=names[3])]
+    else:
+        labels = names
+    rows = cumulative(detail)
+    return page(request, "match.html", match=detail, labels=labels, running=rows[1:],
+                chart=chart_svg(rows, labels),
+                detail_json=Markup(json.dumps(detail).replace("</", "<\\/")))
+
+
+@router.get("/rules", response_class=HTMLResponse, include_in_schema=False)
+async def rules(request: Request):
+    lang = i18n.language(request)
+    return page(request, f"rules_{lang}.html")
+
+
+@router.get("/lang/{code}", include_in_schema=False)
+async def set_language(code: str, request: Request, next: str = "/"):
+    if not next.startswith("/") or next.startswith("//"):
+        next = "/"
+    response = RedirectResponse(next, status_code=303)
+    if code in i18n.LANGUAGES:
+        response.set_cookie("lang", code, max_age=3600 * 24 * 365, samesite="lax")
+    return response
+
+
+# -- JSON for the pages ------------------------------------------------------------------------
+
+def replay_frames(record: dict) -> dict:
+    """Every position of a finished match: the start of each deal, then after each action."""
+    game = GAMES[record["game"]]
+    match = Match(game, record.get("options", {}))
+    frames = []
+
+    def frame(deal: int, index: int | None, seat, action):
+        view = match.view(EVERYONE)
+        frames.append({"deal": deal, "index": index, "seat": seat, "action": action,
+                       "totals": view["totals"], "deal_view": view["deal"],
+                       "deals": view["deals"], "finished": view["finished"],
+                       "winners": view["winners"], "to_act": view["to_act"]})
+
+    for d, entry in enumerate(record["deals"]):
+        match.start_deal(list(entry["deck"]), entry["dealer"], entry.get("kitty"))
+        frame(d, None, None, None)
+        for i, (seat, action) in enumerate(entry["actions"]):
+            normal = match.apply(seat, action)
+            frame(d, i, seat, normal)
+    return {"game": game.name, "options": match.options, "players": record.get("players"),
+            "seats": game.seats, "teams": game.teams, "frames": frames}
+
+
+@router.get("/api/matches/{match_id}/replay", tags=["pages"])
+async def match_replay(match_id: int, request: Request):
+    """Replay frames of a finished match, all hands open (409 while it runs)."""
+    from . import history
+    from .models import MatchRow
+
+    def work(session):
+        row = session.get(MatchRow, match_id)
+        if row is None:
+            return 404
+        if row.status != "finished":
+            return 409
+        return history.record(session, match_id)
+
+    record = await in_session(request, work)
+    if record == 404:
+        raise HTTPException(404, f"no match {match_id}")
+    if record == 409:
+        raise HTTPException(409, "the match is still running: its replay is available once "
+                                 "it is finished")
+    return JSONResponse(await asyncio.to_thread(replay_frames, record))

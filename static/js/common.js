@@ -1,0 +1,87 @@
+// Shared helpers: translations, card labels and card elements. No rule is decided here.
+export const LANG = window.CARDROOM_LANG || "en";
+const STRINGS = window.CARDROOM_STRINGS || {};
+
+export function t(key, vars = {}) {
+  let text = STRINGS[key];
+  if (text === undefined) text = key;
+  for (const [name, value] of Object.entries(vars)) text = text.split("{" + name + "}").join(String(value));
+  return text;
+}
+
+export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const isRed = (card) => card[1] === "H" || card[1] === "D";
+export const rankLabel = (rank) => (rank === "T" ? "10" : rank === "J" ? t("rank.J") : rank === "Q" ? t("rank.Q") : rank === "K" ? t("rank.K") : rank === "A" ? t("rank.A") : rank);
+export const cardLabel = (card) => rankLabel(card[0]) + SUIT_SYMBOL[card[1]];
+export const suitName = (suit) => t("suit." + suit);
+
+/** A text span "10♦" in the card's colour. */
+export function cardText(card) {
+  const span = document.createElement("span");
+  span.className = "cardtext" + (isRed(card) ? " red" : "");
+  span.textContent = cardLabel(card);
+  return span;
+}
+
+export function cardsText(cards) {
+  const frag = document.createElement("span");
+  frag.className = "cardlist";
+  cards.forEach((c, i) => { if (i) frag.append(" "); frag.append(cardText(c)); });
+  return frag;
+}
+
+/** A card drawn with CSS. `opts.button`: a focusable <button>; `opts.back`: face down. */
+export function cardEl(card, opts = {}) {
+  const el = document.createElement(opts.button ? "button" : "div");
+  if (opts.button) el.type = "button";
+  el.className = "card";
+  if (!card || opts.back) {
+    el.classList.add("back");
+    el.setAttribute("aria-label", t("card.back"));
+    return el;
+  }
+  el.dataset.card = card;
+  if (isRed(card)) el.classList.add("red");
+  el.setAttribute("aria-label", cardLabel(card));
+  const r = rankLabel(card[0]), s = SUIT_SYMBOL[card[1]];
+  const corner = (cls) => { const c = document.createElement("span"); c.className = "corner " + cls; const a = document.createElement("b"); a.textContent = r; const b = document.createElement("i"); b.textContent = s; c.append(a, b); return c; };
+  const pip = document.createElement("span"); pip.className = "pip"; pip.textContent = s;
+  el.append(corner("tl"), pip, corner("br"));
+  return el;
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+/** Engine combination names ("marriage in spades") in the interface language. */
+export function combinationName(name) {
+  const suits = { spades: "S", hearts: "H", diamonds: "D", clubs: "C" };
+  let m;
+  if ((m = name.match(/^four (aces|tens|kings|queens)$/))) return t("combo.four_" + m[1]);
+  if (name === "king and queen of trumps") return t("combo.kq_trumps");
+  if (name === "marjolet and queen of trumps") return t("combo.marjolet_trumps");
+  if ((m = name.match(/^marriage in (\w+)$/))) return t("combo.marriage", { suit: t("suit_in." + suits[m[1]]) });
+  if ((m = name.match(/^marjolet and queen of (\w+)$/))) return t("combo.marjolet_queen", { suit: t("suit_of." + suits[m[1]]) });
+  if ((m = name.match(/^jack and queen of (\w+)$/))) return t("combo.jack_queen", { suit: t("suit_of." + suits[m[1]]) });
+  return name;
+}
+
+/** Seats around the table as the viewer sees them: own seat at the bottom, play clockwise. */
+export function positions(nSeats, me) {
+  const base = me === null || me === undefined ? 0 : me;
+  const layouts = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
+  const out = {};
+  layouts[nSeats].forEach((pos, i) => { out[(base + i) % nSeats] = pos; });
+  return out;
+}

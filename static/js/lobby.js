@@ -1,0 +1,113 @@
+// The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
+import { t, el } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const CHOICES = { jack_queen: ["marjolet", "same_suit"], marriages: ["declared", "trump_only"] };
+let games = [];
+
+function currentGame() { return document.querySelector('input[name="game"]:checked').value; }
+
+function drawGame() {
+  const name = currentGame();
+  const game = games.find((g) => g.name === name);
+  const opts = $("option-fields"), seats = $("seat-fields");
+  opts.replaceChildren();
+  seats.replaceChildren();
+  if (!game) return;
+  for (const [key, opt] of Object.entries(game.options)) {
+    const id = "opt-" + key;
+    let input;
+    if (CHOICES[key]) {
+      input = el("select", { id, name: key }, CHOICES[key].map((v) => el("option", { value: v, selected: v === opt.default }, t(`optval.${key}.${v}`))));
+    } else if (typeof opt.default === "number") {
+      input = el("input", { id, name: key, type: "number", min: "1", step: "1", value: String(opt.default) });
+    } else {
+      input = el("input", { id, name: key, value: String(opt.default) });
+    }
+    const meaningKey = `opt.${name}.${key}`;
+    const meaning = t(meaningKey) === meaningKey ? opt.meaning : t(meaningKey);
+    opts.append(el("div", { class: "option" }, el("label", { for: id }, t("optname." + key)), input, el("p", { class: "meaning" }, meaning)));
+  }
+  for (let s = 0; s < game.seats; s++) {
+    const label = t("lobby.seat_n", { n: s + 1 }) + (game.teams ? " · " + t("seat.team", { n: s % 2 ? "B" : "A" }) : "") + (s === 0 ? " · " + t("lobby.you") : "");
+    const select = el("select", { name: "seat" + s, "data-seat": String(s), "aria-label": label },
+      el("option", { value: "open" }, t("lobby.seat_open")),
+      el("option", { value: "bot:rules", selected: s !== 0 && name === "black_maria" && s === 2 }, t("lobby.seat_bot_rules")),
+      el("option", { value: "bot:random" }, t("lobby.seat_bot_random")));
+    if (s === 0) select.disabled = true;
+    seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), select));
+  }
+}
+
+async function loadGames() {
+  const r = await fetch("/api/games");
+  games = (await r.json()).games;
+  drawGame();
+}
+
+async function createRoom(ev) {
+  ev.preventDefault();
+  const game = games.find((g) => g.name === currentGame());
+  const name = $("create-name").value.trim();
+  if (!name) { $("create-error").textContent = t("lobby.need_name"); return; }
+  const options = {};
+  for (const key of Object.keys(game.options)) {
+    const input = $("opt-" + key);
+    options[key] = input.type === "number" ? Number(input.value) : input.value;
+  }
+  const seats = [...document.querySelectorAll("#seat-fields select")].map((s) => (s.disabled ? "open" : s.value));
+  $("create-button").disabled = true;
+  try {
+    const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: game.name, options, seats }) });
+    const body = await r.json();
+    if (!r.ok) throw new Error(typeof body.detail === "string" ? body.detail : t("error.generic"));
+    const j = await fetch(`/api/rooms/${body.code}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: 0 }) });
+    const joined = await j.json();
+    if (!j.ok) throw new Error(joined.detail || t("error.generic"));
+    localStorage.setItem("cardroom.name", name);
+    localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: joined.token, seat: joined.seat, name }));
+    const link = location.origin + body.invite;
+    $("created-code").textContent = body.code;
+    $("invite-link").value = link;
+    $("go-table").href = body.invite;
+    $("create-form").hidden = true;
+    $("created").hidden = false;
+  } catch (error) {
+    $("create-error").textContent = error.message;
+  } finally {
+    $("create-button").disabled = false;
+  }
+}
+
+async function loadRooms() {
+  const list = $("open-rooms");
+  try {
+    const r = await fetch("/api/rooms?open=true");
+    const rooms = (await r.json()).rooms;
+    list.replaceChildren();
+    if (!rooms.length) list.append(el("li", { class: "muted" }, t("lobby.no_rooms")));
+    for (const room of rooms) {
+      const people = room.seats.map((s) => (s.kind === "open" ? "—" : s.name)).join(", ");
+      const free = room.seats.filter((s) => s.kind === "open").length;
+      list.append(el("li", {}, el("a", { href: "/r/" + room.code, class: "room-link" }, el("b", {}, t("game." + room.game)), " ", el("span", { class: "code" }, room.code)),
+        el("span", { class: "muted" }, ` ${people} · ${t("lobby.free_seats", { n: free })}`)));
+    }
+  } catch { list.replaceChildren(el("li", { class: "muted" }, t("error.generic"))); }
+}
+
+document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener("change", drawGame));
+$("create-form").addEventListener("submit", createRoom);
+$("create-name").value = localStorage.getItem("cardroom.name") || "";
+$("copy-link").addEventListener("click", async () => {
+  const input = $("invite-link");
+  try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand && document.execCommand("copy"); }
+  $("copy-link").textContent = t("lobby.copied");
+});
+$("join-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const c = $("join-code").value.trim().toUpperCase();
+  if (c) location.href = "/r/" + encodeURIComponent(c);
+});
+loadGames();
+loadRooms();
+setInterval(loadRooms, 10000);

@@ -1,0 +1,85 @@
+// The match page: per-deal table (score sheet) and the replay viewer (all hands open).
+import { t, el, cardsText, cardText, SUIT_SYMBOL } from "./common.js";
+import { renderSheet } from "./sheet.js";
+import { renderSeats, renderInfo, renderTrick } from "./render.js";
+
+const match = window.CARDROOM_MATCH;
+const names = match.players.map((p) => p.name);
+const $ = (id) => document.getElementById(id);
+
+renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, winners: match.winners || [], finished: match.status === "finished", caption: false });
+
+function describe(seat, action) {
+  const who = names[seat];
+  switch (action.type) {
+    case "play": return [t(action.trump ? "replay.play_call" : "replay.play", { name: who }), " ", cardText(action.card)];
+    case "pass": return action.cards ? [t("replay.pass_cards", { name: who }), " ", cardsText(action.cards)] : [t("replay.pass", { name: who })];
+    case "bid": return [t("replay.bid", { name: who, n: action.value })];
+    case "contract": return [t("replay.contract", { name: who, n: action.value })];
+    case "give": return [t("replay.give", { name: who, to: names[action.to] }), " ", cardText(action.card)];
+    case "declare": return [t("replay.declare", { name: who }), " ", cardsText(action.cards)];
+    case "exchange": return [t("replay.exchange", { name: who })];
+    case "draw": return [t("replay.draw", { name: who })];
+    default: return [who + ": " + action.type];
+  }
+}
+
+async function startReplay() {
+  const box = $("replay");
+  if (!box) return;
+  const r = await fetch(`/api/matches/${match.id}/replay`);
+  if (!r.ok) { box.textContent = t("error.generic"); return; }
+  const data = await r.json();
+  const frames = data.frames;
+  const felt = el("section", { class: "felt replay-felt" },
+    el("div", { class: "seat-slot", dataset: { pos: "top" } }), el("div", { class: "seat-slot", dataset: { pos: "left" } }),
+    el("div", { class: "seat-slot", dataset: { pos: "right" } }),
+    el("div", { class: "centre" }, el("div", { class: "info" }), el("div", { class: "trick" })),
+    el("div", { class: "seat-slot", dataset: { pos: "bottom" } }));
+  box.append(felt);
+  const slider = $("rp-slider");
+  slider.max = String(frames.length - 1);
+  let i = 0, timer = null;
+  const show = (k) => {
+    i = Math.max(0, Math.min(frames.length - 1, k));
+    slider.value = String(i);
+    const f = frames[i];
+    const m = { game: data.game, nSeats: data.seats, me: 0, names, seatInfo: [], deal: f.deal_view, toAct: f.to_act, replay: true };
+    renderSeats(felt, m);
+    renderInfo(felt.querySelector(".info"), m);
+    const d = f.deal_view;
+    const justClosed = f.action && f.action.type === "play" && d.trick.length === 0 && d.last_trick;
+    renderTrick(felt.querySelector(".trick"), m, justClosed ? d.last_trick : null);
+    $("rp-where").textContent = t("replay.where", { deal: f.deal + 1, deals: frames[frames.length - 1].deal + 1, step: i + 1, steps: frames.length });
+    const line = $("rp-action");
+    line.replaceChildren(...(f.action ? describe(f.seat, f.action) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
+    line.append(" · ", t("replay.totals", { totals: f.totals.join(" : ") }));
+  };
+  const dealStart = (dir) => {
+    const cur = frames[i].deal;
+    if (dir < 0) {
+      const first = frames.findIndex((f) => f.deal === cur);
+      const target = i > first ? cur : cur - 1;
+      show(Math.max(0, frames.findIndex((f) => f.deal === target)));
+    } else {
+      const k = frames.findIndex((f) => f.deal === cur + 1);
+      show(k < 0 ? frames.length - 1 : k);
+    }
+  };
+  $("rp-prev").onclick = () => show(i - 1);
+  $("rp-next").onclick = () => show(i + 1);
+  $("rp-prev-deal").onclick = () => dealStart(-1);
+  $("rp-next-deal").onclick = () => dealStart(1);
+  slider.oninput = () => show(Number(slider.value));
+  $("rp-play").onclick = () => {
+    if (timer) { clearInterval(timer); timer = null; return; }
+    timer = setInterval(() => { if (i >= frames.length - 1) { clearInterval(timer); timer = null; } else show(i + 1); }, 700);
+  };
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.matches("input:not([type=range]), textarea, select")) return;
+    if (ev.key === "ArrowRight") { show(i + 1); ev.preventDefault(); }
+    if (ev.key === "ArrowLeft") { show(i - 1); ev.preventDefault(); }
+  });
+  show(0);
+}
+startReplay();

@@ -1,0 +1,132 @@
+// Draws the felt: seats around the table, the centre (trumps, contract, stock), the trick.
+// Used by the live table and by the replay viewer. Everything comes from the engine's view.
+import { t, el, cardEl, cardsText, cardText, SUIT_SYMBOL, positions, suitName } from "./common.js";
+
+const bidText = (b) => (b === "pass" ? t("bm.pass") : String(b));
+
+function seatBadges(m, s) {
+  const info = (m.seatInfo || [])[s] || {};
+  const d = m.deal;
+  const badges = [];
+  if (d && d.dealer === s) badges.push(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")));
+  if (m.game === "big_mariage") badges.push(el("span", { class: "badge team team" + (s % 2), title: t("seat.team", { n: s % 2 === 0 ? "A" : "B" }) }, s % 2 === 0 ? "A" : "B"));
+  if (info.kind === "bot" || info.standin) badges.push(el("span", { class: "badge bot", title: info.standin ? t("seat.standin") : t("seat.bot") }, "🤖"));
+  if (!m.replay && info.kind === "human") badges.push(el("span", { class: "dot " + (info.connected ? "on" : "off"), title: info.connected ? t("seat.connected") : t("seat.disconnected"), "data-testid": "presence-" + s }));
+  if (info.kind === "open") badges.push(el("span", { class: "badge open" }, t("seat.open")));
+  return badges;
+}
+
+function seatExtras(m, s) {
+  const d = m.deal, out = [];
+  if (!d) return out;
+  if (m.game === "black_maria" && d.phase === "pass") out.push(el("span", { class: "note" }, d.passed[s] ? t("bmaria.passed") : t("bmaria.choosing")));
+  if (m.game === "big_mariage") {
+    const mine = d.bids.filter((b) => b[0] === s);
+    if (d.phase === "bidding" && mine.length) out.push(el("span", { class: "note bid" }, t("bm.said", { bid: bidText(mine[mine.length - 1][1]) })));
+    if (d.declarer === s) out.push(el("span", { class: "note declarer" }, t("bm.declarer")));
+    const marriages = d.marriages.filter((x) => x.seat === s);
+    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), " ", marriages.map((x) => el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") }, `K${SUIT_SYMBOL[x.suit]}Q ${x.points} `))));
+  }
+  if (d.tricks_won) out.push(el("span", { class: "note tricks" }, t("seat.tricks", { n: d.tricks_won[s] })));
+  if (m.game !== "big_mariage" && d.scores) out.push(el("span", { class: "note pts" }, t(m.game === "black_maria" ? "seat.penalty" : "seat.points", { n: d.scores[s] })));
+  return out;
+}
+
+function seatCards(m, s, pos) {
+  const d = m.deal;
+  if (!d) return null;
+  const hand = d.hands ? d.hands[s] : null;
+  const wrap = el("div", { class: "seat-cards" });
+  if (hand && (m.replay || pos !== "bottom")) {
+    wrap.classList.add("open");
+    hand.forEach((c) => wrap.append(cardEl(c)));
+  } else if (pos !== "bottom") {
+    const n = d.hand_sizes ? d.hand_sizes[s] : 0;
+    for (let i = 0; i < n; i++) wrap.append(cardEl(null));
+    wrap.dataset.count = String(n);
+  }
+  return wrap;
+}
+
+function declaredCards(m, s) {
+  const d = m.deal;
+  if (m.game !== "marjolet" || !d || !d.declared || !d.declared[s].length) return null;
+  return el("div", { class: "declared", "data-testid": "declared-" + s, title: t("mj.declared_cards") },
+    el("span", { class: "label" }, t("mj.declared")), d.declared[s].map((c) => cardEl(c)));
+}
+
+export function renderSeats(felt, m) {
+  const pos = positions(m.nSeats, m.me);
+  felt.querySelectorAll(".seat-slot").forEach((slot) => slot.replaceChildren());
+  for (let s = 0; s < m.nSeats; s++) {
+    const slot = felt.querySelector(`.seat-slot[data-pos="${pos[s]}"]`);
+    const turn = (m.toAct || []).includes(s);
+    const name = m.names[s] || t("seat.empty");
+    const panel = el("div", { class: "seat" + (turn ? " turn" : "") + (s === m.me ? " me" : ""), "data-seat": String(s), "data-testid": "seat-" + s },
+      el("div", { class: "nameplate" }, el("span", { class: "name" }, name), seatBadges(m, s), turn ? el("span", { class: "turnmark", title: t("seat.to_act") }, "⏳") : null),
+      el("div", { class: "extras" }, seatExtras(m, s)),
+      declaredCards(m, s),
+      seatCards(m, s, pos[s]));
+    slot.append(panel);
+  }
+}
+
+function trumpBadge(suit) {
+  if (!suit) return el("span", { class: "trump none" }, t("info.no_trumps"));
+  return el("span", { class: "trump" + ("HD".includes(suit) ? " red" : "") }, t("info.trumps"), " ", el("b", {}, SUIT_SYMBOL[suit]), " ", suitName(suit));
+}
+
+export function renderInfo(box, m) {
+  box.replaceChildren();
+  const d = m.deal;
+  if (!d) { box.append(el("p", { class: "phase" }, t("info.waiting_players"))); return; }
+  const lines = [];
+  if (m.game === "marjolet") {
+    lines.push(trumpBadge(d.trump));
+    const stock = el("div", { class: "stock", "data-testid": "stock" });
+    if (d.turn_up) stock.append(el("div", { class: "turnup" }, cardEl(d.turn_up)), el("div", { class: "stockpile" }, cardEl(null), el("span", { class: "count" }, String(Math.max(0, d.stock_count - 1)))));
+    stock.append(el("span", { class: "stock-label" }, t("mj.stock", { n: d.stock_count })));
+    lines.push(stock);
+    if (d.end_phase && d.phase !== "over") lines.push(el("p", { class: "banner strict", "data-testid": "end-phase" }, t("mj.end_phase")));
+    if (d.exchanged_by !== null && d.exchanged_by !== undefined) lines.push(el("p", { class: "note" }, t("mj.exchanged", { name: m.names[d.exchanged_by] })));
+  } else if (m.game === "black_maria") {
+    lines.push(el("span", { class: "trump none" }, t("info.no_trumps")));
+    if (d.phase === "pass") lines.push(el("p", { class: "phase" }, t("bmaria.pass_phase")));
+  } else {
+    if (d.phase === "bidding") {
+      lines.push(el("p", { class: "phase" }, t("bm.bidding")));
+      lines.push(el("p", {}, d.high_bid ? t("bm.high_bid", { n: d.high_bid, name: m.names[d.high_bidder] }) : t("bm.no_bid")));
+    } else {
+      if (d.declarer !== null) lines.push(el("p", { class: "contract", "data-testid": "contract" }, d.contract ? t("bm.contract_line", { n: d.contract, name: m.names[d.declarer] }) : t("bm.declarer_line", { n: d.high_bid, name: m.names[d.declarer] })));
+      if (d.phase === "kitty") lines.push(el("p", { class: "phase" }, t("bm.kitty_phase", { name: m.names[d.declarer], n: d.gives.length })));
+      if (d.phase === "contract") lines.push(el("p", { class: "phase" }, t("bm.contract_phase", { name: m.names[d.declarer] })));
+      if (d.phase === "play" || d.phase === "over") {
+        lines.push(trumpBadge(d.trump));
+        lines.push(el("p", { class: "teampoints" }, t("bm.team_points", { a: d.team_points[0], b: d.team_points[1] })));
+      }
+    }
+    if (d.phase === "over" && d.contract === null) lines.push(el("p", { class: "phase" }, t("bm.thrown_in")));
+  }
+  if (d.phase === "over") lines.push(el("p", { class: "phase" }, t("info.deal_over")));
+  box.append(...lines);
+}
+
+/** The trick in the middle; `shown` = {cards:[[seat,card]], winner} to display a finished trick. */
+export function renderTrick(box, m, shown) {
+  box.replaceChildren();
+  const d = m.deal;
+  if (!d) return;
+  const pos = positions(m.nSeats, m.me);
+  const cards = shown ? shown.cards : d.trick || [];
+  box.className = "trick seats" + m.nSeats + (shown ? " done" : "");
+  cards.forEach(([seat, card], i) => {
+    const c = cardEl(card);
+    c.classList.add("in-trick", "at-" + pos[seat]);
+    if (i === 0) c.append(el("span", { class: "led" }, t("trick.led")));
+    if (shown && seat === shown.winner) c.classList.add("winner");
+    c.dataset.seat = String(seat);
+    box.append(c);
+  });
+  if (shown) box.append(el("div", { class: "trick-caption", "data-testid": "trick-winner" }, t("trick.won_by", { name: m.names[shown.winner] })));
+  else if (cards.length && d.leader !== null && d.leader !== undefined) box.append(el("div", { class: "trick-caption subtle" }, t("trick.led_by", { name: m.names[d.leader] })));
+}

@@ -1,0 +1,68 @@
+// The score sheet: every deal of a match with its details and the running totals.
+import { t, el, cardsText, cardText, SUIT_SYMBOL, combinationName } from "./common.js";
+
+export function columnLabels(game, names) {
+  if (game === "big_mariage") return [t("team_of", { a: names[0], b: names[2] }), t("team_of", { a: names[1], b: names[3] })];
+  return names;
+}
+
+function detailsBlackMaria(sum, i) {
+  const parts = [];
+  parts.push(t("sheet.hearts", { n: sum.hearts[i] }));
+  if (sum.spades[i].length) parts.push(cardsText(sum.spades[i]));
+  parts.push(t("sheet.tricks", { n: sum.tricks[i] }));
+  return parts;
+}
+
+function detailsMarjolet(sum, i) {
+  const s = sum.seats[i], parts = [t("sheet.card_points", { n: s.card_points })];
+  for (const c of s.combinations) parts.push(el("span", { class: "combo" }, combinationName(c.name), " ", cardsText(c.cards), ` ${c.points}`));
+  if (s.dix) parts.push(t("sheet.dix", { n: s.dix }));
+  if (s.turn_up_bonus) parts.push(t("sheet.turn_up", { n: s.turn_up_bonus }));
+  if (s.last_trick) parts.push(t("sheet.last_trick", { n: s.last_trick }));
+  if (s.all_six) parts.push(t("sheet.all_six", { n: s.all_six }));
+  return parts;
+}
+
+function detailsBigMariage(sum, i, names) {
+  if (sum.thrown_in) return i === 0 ? [t("sheet.thrown_in")] : [];
+  const team = sum.teams[i], parts = [];
+  if (team.declaring) {
+    parts.push(el("b", {}, t("sheet.contract", { n: sum.contract, who: names[sum.declarer] ?? "" })));
+    parts.push(team.made ? el("span", { class: "made" }, t("sheet.made")) : el("span", { class: "lost" }, t("sheet.lost")));
+  }
+  parts.push(t("sheet.card_points", { n: team.card_points }));
+  for (const m of team.marriages) parts.push(el("span", { class: "combo" }, t("sheet.marriage", { suit: SUIT_SYMBOL[m.suit], n: m.points })));
+  if (team.rounded !== undefined) parts.push(t("sheet.rounded", { raw: team.points, n: team.rounded }));
+  return parts;
+}
+
+/** deals: [{scores, summary, over}], names by seat. */
+export function renderSheet(container, { game, deals, names, winners = [], finished = false, caption = true }) {
+  container.replaceChildren();
+  const cols = columnLabels(game, names);
+  const table = el("table", { class: "grid sheet-table" });
+  if (caption) table.append(el("caption", {}, t("table.score_sheet")));
+  table.append(el("thead", {}, el("tr", {}, el("th", {}, "#"), cols.map((c) => el("th", {}, c)))));
+  const body = el("tbody");
+  let totals = cols.map(() => 0);
+  deals.forEach((deal, index) => {
+    if (!deal.over || !deal.summary) return;
+    totals = totals.map((v, i) => v + (deal.scores[i] || 0));
+    const row = el("tr", { dataset: { deal: String(index) } }, el("th", {}, String(index + 1)));
+    cols.forEach((_, i) => {
+      const details = game === "black_maria" ? detailsBlackMaria(deal.summary, i)
+        : game === "marjolet" ? detailsMarjolet(deal.summary, i) : detailsBigMariage(deal.summary, i, names);
+      const sc = deal.scores[i];
+      row.append(el("td", {},
+        el("div", { class: "score" }, el("b", {}, (sc > 0 && game === "big_mariage" ? "+" : "") + String(sc)), el("span", { class: "running", title: t("sheet.total") }, "Σ " + totals[i])),
+        el("div", { class: "details" }, details.map((d) => el("span", { class: "detail" }, d)))));
+    });
+    body.append(row);
+  });
+  if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: String(cols.length + 1), class: "muted" }, t("sheet.empty"))));
+  table.append(body);
+  table.append(el("tfoot", {}, el("tr", {}, el("th", {}, t("sheet.total")), totals.map((v, i) => el("th", { class: finished && winners.includes(i) ? "winner" : "" }, String(v), finished && winners.includes(i) ? " 🏆" : "")))));
+  container.append(table);
+  return totals;
+}
