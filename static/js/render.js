@@ -10,7 +10,7 @@ function seatBadges(m, s) {
   const badges = [];
   if (d && d.dealer === s) badges.push(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")));
   if (m.game === "big_mariage") badges.push(el("span", { class: "badge team team" + (s % 2), title: t("seat.team", { n: s % 2 === 0 ? "A" : "B" }) }, s % 2 === 0 ? "A" : "B"));
-  if (info.kind === "bot" || info.standin) badges.push(el("span", { class: "badge bot", title: info.standin ? t("seat.standin") : t("seat.bot") }, "🤖"));
+  if (info.kind === "bot" || info.standin) badges.push(el("span", { class: "badge bot", title: info.standin ? t("seat.standin") : t("seat.bot") }, t("seat.bot_short")));
   if (!m.replay && info.kind === "human") badges.push(el("span", { class: "dot " + (info.connected ? "on" : "off"), title: info.connected ? t("seat.connected") : t("seat.disconnected"), "data-testid": "presence-" + s }));
   if (info.kind === "open") badges.push(el("span", { class: "badge open" }, t("seat.open")));
   return badges;
@@ -63,7 +63,7 @@ export function renderSeats(felt, m) {
     const turn = (m.toAct || []).includes(s);
     const name = m.names[s] || t("seat.empty");
     const panel = el("div", { class: "seat" + (turn ? " turn" : "") + (s === m.me ? " me" : ""), "data-seat": String(s), "data-testid": "seat-" + s },
-      el("div", { class: "nameplate" }, el("span", { class: "name" }, name), seatBadges(m, s), turn ? el("span", { class: "turnmark", title: t("seat.to_act") }, "⏳") : null),
+      el("div", { class: "nameplate" }, el("span", { class: "name" }, name), seatBadges(m, s), turn ? el("span", { class: "turnmark" }, t("seat.to_act")) : null),
       el("div", { class: "extras" }, seatExtras(m, s)),
       declaredCards(m, s),
       seatCards(m, s, pos[s]));
