@@ -36,6 +36,7 @@ PHASES = ("bidding", "kitty", "contract", "play", "over")
 
 _PACK = Pack("ATKQJ987")
 _POINTS = {card: CARD_POINTS[card[0]] for card in _PACK.cards}
+_STRENGTH = _PACK.strength
 #: Every legal bid or contract value, ascending; a slice of it is a legal range.
 _VALUES = list(range(MIN_BID, MAX_BID + 1, BID_STEP))
 
@@ -79,27 +80,43 @@ class BigMariageDeal(TrickDeal):
 
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
-        skip = set(kitty)
-        self.kitty_cards = [deck[i] for i in sorted(skip)]
-        dealt = [card for i, card in enumerate(deck) if i not in skip]
+        a, b, c, d = sorted(kitty)
+        self.kitty_cards = (deck[a], deck[b], deck[c], deck[d])
+        dealt = deck[:a] + deck[a + 1:b] + deck[b + 1:c] + deck[c + 1:d] + deck[d + 1:]
+        hands = self.hands
         for i in range(4):  # the i-th dealt card goes to the dealer's left, then clockwise
-            self.hands[(dealer + 1 + i) % 4] = dealt[i::4]
+            hands[(dealer + 1 + i) & 3] = dealt[i::4]
         self.declared_variant = options["marriages"] == "declared"
         self.phase = "bidding"
         self.turn = (dealer + 1) % 4
-        self.passed = [False] * 4
-        self.bids: list[list] = []
+        # Finished deals stay in Match.deals: the state is kept in tuples and ints where it can
+        # be, so that a long match leaves few containers for the garbage collector to scan.
+        self.passed = 0  # bit s set: seat s has passed
+        self.bids: tuple = ()  # ((seat, value or "pass"), ...)
         self.high_bid: int | None = None
         self.high_bidder: int | None = None
         self.declarer: int | None = None
         self.contract: int | None = None
         self.given: dict[int, str] = {}  # recipient seat -> card, in the order given
-        self.marriages: list[dict] = []
+        self.marriages: tuple = ()  # ({"seat", "suit", "points"}, ...)
         self.marriage_points = [0, 0]
         self.card_points = [0, 0]
-        self.trump_calls: list[dict] = []
+        self.trump_calls: tuple = ()  # ({"seat", "card", "suit", "trick"}, ...)
         self.tricks_played = 0
-        self.final: list[int] | None = None
+        self.final: tuple[int, int] | None = None
+
+    @property
+    def last_trick(self) -> dict | None:
+        """As TrickDeal's: ``{"cards": [[seat, card], ...], "winner": seat}``, kept compact."""
+        last = self._last
+        if last is None:
+            return None
+        return {"cards": [[s, c] for s, c in last[1]], "winner": last[0]}
+
+    @last_trick.setter
+    def last_trick(self, value) -> None:
+        self._last = None if value is None else (
+            value["winner"], tuple((s, c) for s, c in value["cards"]))
 
     # -- whose turn, what they may do -----------------------------------------------------------
 
@@ -146,6 +163,23 @@ class BigMariageDeal(TrickDeal):
 
     # -- applying ---------------------------------------------------------------------------------
 
+    def apply(self, seat: int, action) -> dict:
+        """Deal.apply with a fast path for the commonest action, a plain ``play`` in turn.
+
+        The fast path accepts exactly what ``actions.parse`` would accept unchanged (a dict of
+        ``type`` and a two-character ``card``) and checks the same things in the same order;
+        anything else goes through the general path.
+        """
+        if type(action) is dict and len(action) == 2 and action.get("type") == "play" \
+                and seat == self.turn and self.phase == "play":
+            card = action.get("card")
+            if type(card) is str and len(card) == 2:
+                self._play(seat, card, False)
+                parsed = {"type": "play", "card": card}
+                self.actions.append((seat, parsed))
+                return parsed
+        return super().apply(seat, action)
+
     def _apply(self, seat: int, action: dict) -> None:
         kind = action["type"]
         phase = self.phase
@@ -176,19 +210,19 @@ class BigMariageDeal(TrickDeal):
         if self.high_bid is not None and value <= self.high_bid:
             raise IllegalAction(f"a bid must be higher than the current bid ({self.high_bid})")
         self.high_bid, self.high_bidder = value, seat
-        self.bids.append([seat, value])
+        self.bids += ((seat, value),)
         self._next_bidder(seat)
 
     def _pass(self, seat: int) -> None:
-        self.passed[seat] = True
-        self.bids.append([seat, "pass"])
+        self.passed |= 1 << seat
+        self.bids += ((seat, "pass"),)
         self._next_bidder(seat)
 
     def _next_bidder(self, seat: int) -> None:
         passed = self.passed
-        left = passed.count(False)
+        left = 4 - bin(passed).count("1")
         if left == 0:  # convention: all four passed, the deal is thrown in
-            self.phase, self.over, self.turn, self.final = "over", True, None, [0, 0]
+            self.phase, self.over, self.turn, self.final = "over", True, None, (0, 0)
             return
         if left == 1 and self.high_bid is not None:  # everyone but the highest bidder passed
             declarer = self.declarer = self.high_bidder
@@ -196,7 +230,7 @@ class BigMariageDeal(TrickDeal):
             self.hands[declarer].extend(self.kitty_cards)
             return
         nxt = (seat + 1) % 4
-        while passed[nxt]:
+        while passed >> nxt & 1:
             nxt = (nxt + 1) % 4
         self.turn = nxt
 
@@ -230,7 +264,7 @@ class BigMariageDeal(TrickDeal):
 
     def _score_marriage(self, seat: int, suit: str) -> None:
         points = MARRIAGE_POINTS[suit]
-        self.marriages.append({"seat": seat, "suit": suit, "points": points})
+        self.marriages += ({"seat": seat, "suit": suit, "points": points},)
         self.marriage_points[seat % 2] += points
 
     def _play(self, seat: int, card: str, call: bool) -> None:
@@ -259,8 +293,8 @@ class BigMariageDeal(TrickDeal):
                 raise IllegalAction("you can only call trumps when leading a king or queen "
                                     "of a marriage you hold")
             self.trump = suit
-            self.trump_calls.append({"seat": seat, "card": card, "suit": suit,
-                                     "trick": self.tricks_played})
+            self.trump_calls += ({"seat": seat, "card": card, "suit": suit,
+                                  "trick": self.tricks_played},)
             if not self.declared_variant:
                 self._score_marriage(seat, suit)
         hand.remove(card)
@@ -268,10 +302,23 @@ class BigMariageDeal(TrickDeal):
         if len(trick) < 4:
             self.turn = (seat + 1) % 4
             return
-        points = _POINTS[trick[0][1]] + _POINTS[trick[1][1]] + _POINTS[trick[2][1]] \
-            + _POINTS[trick[3][1]]
-        winner = self.close_trick()
-        self.card_points[winner % 2] += points
+        # close the trick (as TrickDeal.close_trick, inlined: this is the hot path)
+        trump = self.trump
+        winner, best = trick[0]
+        points = _POINTS[best]
+        for s, c in trick[1:]:
+            points += _POINTS[c]
+            if c[1] == best[1]:
+                if _STRENGTH[c] > _STRENGTH[best]:
+                    winner, best = s, c
+            elif c[1] == trump:
+                winner, best = s, c
+        self.captured[winner].extend([c for _, c in trick])
+        self.tricks_won[winner] += 1
+        self._last = (winner, tuple(trick))
+        self.trick = []
+        self.leader = self.turn = winner
+        self.card_points[winner & 1] += points
         self.tricks_played += 1
         if self.tricks_played == 8:
             self._finish()
@@ -281,7 +328,7 @@ class BigMariageDeal(TrickDeal):
         declaring = self.declarer % 2
         final = [round_defence(raw[0]), round_defence(raw[1])]
         final[declaring] = self.contract if raw[declaring] >= self.contract else -self.contract
-        self.final = final
+        self.final = tuple(final)
         self.phase, self.over, self.turn, self.leader = "over", True, None, None
 
     # -- scores -----------------------------------------------------------------------------------
@@ -355,7 +402,7 @@ class BigMariageDeal(TrickDeal):
             "dealer": self.dealer,
             "hands": self.hands_view(seat),
             **self.trick_view(),
-            "bids": [list(b) for b in self.bids],
+            "bids": [list(b) for b in self.bids],  # [[seat, value or "pass"], ...]
             "high_bid": self.high_bid,
             "high_bidder": self.high_bidder,
             "declarer": declarer,
@@ -379,7 +426,6 @@ class BigMariageDeal(TrickDeal):
 class BigMariage(Game):
     name = "big_mariage"
     title = "Big Mariage"
-    seats = 4
     teams = True
     deal_type = BigMariageDeal
     options = {
@@ -392,13 +438,21 @@ class BigMariage(Game):
 
     def shuffle(self, rng: random.Random) -> tuple[list[str], list[int]]:
         """A shuffled pack and a random kitty: four indices, none 0 or 31, no two consecutive."""
-        deck = list(self.pack.cards)
-        rng.shuffle(deck)
+        rnd = rng.random
+        # sorting by independent uniform keys is a uniform permutation (and fast in CPython)
+        deck = sorted(self.pack.cards, key=lambda _: rnd())
         # Four distinct picks from 1..27, sorted, spread by 0,1,2,3: uniform over valid kitties.
-        picks = sorted(rng.sample(range(1, 28), KITTY_SIZE))
-        return deck, [p + i for i, p in enumerate(picks)]
+        picks = set()
+        while len(picks) < KITTY_SIZE:
+            picks.add(1 + int(rnd() * 27))
+        a, b, c, d = sorted(picks)
+        return deck, [a, b + 1, c + 2, d + 3]
 
     def check_kitty(self, kitty) -> None:
+        if type(kitty) is list and len(kitty) == KITTY_SIZE:  # the fast, common case
+            a, b, c, d = sorted(kitty) if all(type(i) is int for i in kitty) else (0,) * 4
+            if 0 < a and a + 1 < b and b + 1 < c and c + 1 < d < len(self.pack) - 1:
+                return
         if not isinstance(kitty, list) or len(kitty) != KITTY_SIZE or not all(
                 isinstance(i, int) and not isinstance(i, bool) for i in kitty):
             raise BadDeal("the kitty must be a list of 4 card positions in the pack")

@@ -231,8 +231,8 @@ def test_bidding_starts_left_of_dealer_and_goes_clockwise():
     assert deal.to_act() == [1]
     match.apply(1, {"type": "pass"})
     assert deal.phase == "kitty" and deal.declarer == 0 and deal.high_bid == 100
-    assert deal.bids == [[2, 60], [3, "pass"], [0, 65], [1, 70], [2, "pass"], [0, 100],
-                         [1, "pass"]]
+    assert deal.view(None)["bids"] == [[2, 60], [3, "pass"], [0, 65], [1, 70], [2, "pass"],
+                                       [0, 100], [1, "pass"]]
 
 
 def test_out_of_turn_refused():
@@ -372,7 +372,7 @@ def test_declared_marriages_score_after_contract_including_gives():
     match, deal = start(hands, ["QD", "QS"], dealer=3)
     bid_to(match, 0, 60)
     give(match, {2: "QD"})
-    assert deal.scores() == [0, 0] and deal.marriages == []
+    assert deal.scores() == [0, 0] and not deal.marriages
     match.apply(0, {"type": "contract", "value": 60})
     got = sorted((m["seat"], m["suit"], m["points"]) for m in deal.marriages)
     assert got == [(0, "H", 100), (1, "C", 60), (2, "D", 80)]
@@ -386,7 +386,7 @@ def test_declared_marriage_points_stay_after_its_cards_are_played():
     hands = [["KH", "QH", "AH"], ["7H"], ["8H"], ["9H"]]
     match, deal = to_play(hands)
     play(match, 0, "KH")  # led without calling: allowed, no trumps
-    assert deal.trump is None and deal.trump_calls == []
+    assert deal.trump is None and not deal.trump_calls
     for seat, card in ((1, "7H"), (2, "8H"), (3, "9H")):
         play(match, seat, card)
     assert deal.marriage_points == [100, 0]
@@ -396,11 +396,11 @@ def test_declared_marriage_points_stay_after_its_cards_are_played():
 def test_trump_only_marriage_scores_only_when_calling():
     hands = [["KH", "QH", "KC", "QC"], ["7H", "8H"], ["9H"], ["JH"]]
     match, deal = to_play(hands, options={"marriages": "trump_only"})
-    assert deal.marriages == [] and deal.scores() == [0, 0]
+    assert not deal.marriages and deal.scores() == [0, 0]
     assert sorted(match.moves(0)["trump"]) == ["KC", "KH", "QC", "QH"]
     play(match, 0, "QH", trump=True)
     assert deal.trump == "H"
-    assert deal.marriages == [{"seat": 0, "suit": "H", "points": 100}]
+    assert list(deal.marriages) == [{"seat": 0, "suit": "H", "points": 100}]
     assert deal.scores()[0] == 100
     for seat, card in ((1, "7H"), (2, "9H"), (3, "JH")):
         play(match, seat, card)
