@@ -105,7 +105,8 @@ async def table(code: str, request: Request):
 
 @router.get("/history", response_class=HTMLResponse, include_in_schema=False)
 async def history_page(request: Request, player: str | None = None, game: str | None = None,
-                       since: str | None = None, until: str | None = None):
+                       since: str | None = None, until: str | None = None,
+                       status: str | None = None):
     from . import history
 
     def parse(value: str | None, end=False):
@@ -118,11 +119,12 @@ async def history_page(request: Request, player: str | None = None, game: str | 
         return day.replace(hour=23, minute=59, second=59) if end and len(value) <= 10 else day
 
     game = game if game in GAMES else None
+    status = status if status in ("running", "finished") else None
     matches = await in_session(request, lambda s: history.list_matches(
-        s, player or None, game, None, parse(since), parse(until, True), 200, 0))
+        s, player or None, game, status, parse(since), parse(until, True), 200, 0))
     return page(request, "history.html", matches=matches,
                 filters={"player": player or "", "game": game or "", "since": since or "",
-                         "until": until or ""})
+                         "until": until or "", "status": status or ""})
 
 
 def cumulative(detail: dict) -> list[list[int]]:

@@ -87,6 +87,7 @@ function onMessage(msg) {
       break;
     case "event":
       seq = msg.seq;
+      if (msg.event && msg.event.kind === "chat") { chatLines.set(msg.seq, { seq: msg.seq, ...msg.event }); if (state && !msg.state) drawChat(); }
       if (msg.state) enqueue(msg.state, false);
       break;
     case "presence":
@@ -216,6 +217,7 @@ function drawHand() {
     if (showReceived && received.has(card)) c.classList.add("received");
     if (kitty.has(card)) c.classList.add("kitty");
     if (declared.has(card)) c.classList.add("shown");
+    if (moves.trump && moves.trump.includes(card)) { c.classList.add("can-call"); c.dataset.call = "1"; c.title = t("bm.can_call"); }
     c.addEventListener("click", () => onCard(card, moves));
     c.addEventListener("keydown", (ev) => {
       if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
@@ -383,9 +385,11 @@ function drawSheet() {
 }
 
 let chatSig = "";
+const chatLines = new Map(); // seq -> line: from each state's `chat` and from chat events
 function drawChat() {
   const list = $("chat-lines");
-  const lines = state.chat || [];
+  for (const c of state.chat || []) chatLines.set(c.seq, c);
+  const lines = [...chatLines.values()].sort((x, y) => x.seq - y.seq).slice(-50);
   const sig = lines.length + ":" + (lines.length ? lines[lines.length - 1].seq : "");
   $("chat-form").hidden = state.you.seat === null;
   if (sig === chatSig) return;
