@@ -170,14 +170,22 @@ class BigMariageDeal(TrickDeal):
         ``type`` and a two-character ``card``) and checks the same things in the same order;
         anything else goes through the general path.
         """
-        if type(action) is dict and len(action) == 2 and action.get("type") == "play" \
-                and seat == self.turn and self.phase == "play":
-            card = action.get("card")
-            if type(card) is str and len(card) == 2:
-                self._play(seat, card, False)
-                parsed = {"type": "play", "card": card}
-                self.actions.append((seat, parsed))
-                return parsed
+        if type(action) is dict and seat == self.turn:  # (turn is None once over)
+            kind = action.get("type")
+            if kind == "play":
+                card = action.get("card")
+                if len(action) == 2 and type(card) is str and len(card) == 2 \
+                        and self.phase == "play":
+                    self._play(seat, card, False)
+                    parsed = {"type": "play", "card": card}
+                    self.actions.append((seat, parsed))
+                    return parsed
+            elif kind == "pass":
+                if len(action) == 1 and self.phase == "bidding":
+                    self._pass(seat)
+                    parsed = {"type": "pass"}
+                    self.actions.append((seat, parsed))
+                    return parsed
         return super().apply(seat, action)
 
     def _apply(self, seat: int, action: dict) -> None:

@@ -252,6 +252,8 @@ def test_bid_values():
     refused(match, 0, {"type": "bid", "value": 60.0}, MalformedAction)
     refused(match, 0, {"type": "bid"}, MalformedAction)
     refused(match, 0, {"type": "bid", "value": 60, "card": "AS"}, MalformedAction)
+    refused(match, 0, {"type": "pass", "to": 1}, MalformedAction)
+    refused(match, 1, {"type": "pass"}, NotYourTurn)
     moves = match.moves(0)
     assert moves["pass"] == {} and moves["bid"][0] == 60 and moves["bid"][-1] == 400
     assert moves["bid"] == list(range(60, 401, 5))
@@ -287,6 +289,9 @@ def test_all_pass_throws_the_deal_in():
     assert match.next() == {"deal": 1, "seat": 2}  # the next dealer (1) deals; 2 bids first
     assert deal.summary()["thrown_in"] is True
     refused(match, 1, {"type": "pass"}, NotYourTurn)
+    refused(match, 2, {"type": "play", "card": deal.hands[2][0]}, NotYourTurn)
+    with pytest.raises(NotYourTurn):
+        deal.apply(1, {"type": "pass"})  # the deal itself refuses too
     assert deal.moves(1) == {} and deal.to_act() == []
 
 
@@ -651,6 +656,11 @@ def test_card_not_in_hand_and_malformed_play_refused():
     refused(match, 0, {"type": "play"}, MalformedAction)
     refused(match, 0, {"type": "play", "card": "AS", "value": 3}, MalformedAction)
     refused(match, 0, "play AS", MalformedAction)
+    refused(match, 0, {"type": "play", "card": 5}, MalformedAction)
+    refused(match, 0, {"type": "play", "card": ["AS"]}, MalformedAction)
+    refused(match, 0, {"type": "play", "card": "AS", "trump": 1}, MalformedAction)
+    refused(match, 0, {"type": "pass"})  # the bidding is over
+    refused(match, 0, {"type": "pass", "value": 60}, MalformedAction)
     refused(match, 1, {"type": "play", "card": "AH"}, NotYourTurn)
     refused(match, 0, {"type": "bid", "value": 65})
 
@@ -688,6 +698,10 @@ def test_contract_made_scores_exactly_the_contract_and_defenders_round():
     assert raw[0] >= 60  # 100 for the hearts marriage alone
     assert deal.scores() == [60, round_defence(raw[1])]
     assert match.totals == deal.scores()
+    with pytest.raises(NotYourTurn):
+        deal.apply(0, {"type": "play", "card": "AS"})
+    with pytest.raises(NotYourTurn):
+        match.apply(0, {"type": "play", "card": "AS"})
     summary = deal.summary()
     assert summary["teams"][0]["made"] is True and summary["teams"][0]["declaring"]
     assert summary["teams"][1]["rounded"] == round_defence(raw[1])
