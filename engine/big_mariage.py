@@ -10,6 +10,17 @@ Seats 0 and 2 are team 0, seats 1 and 3 team 1. A deal goes through five phases:
 
 Conventions of rules.md kept here: no bid above 400 (:data:`MAX_BID`); all four passing ends the
 deal with 0 for both teams; equal totals at or above the target play on.
+
+Where rules.md is silent, this module chooses:
+- the 400 cap holds for the contract as well as the bids; after a bid of 400 the others may
+  only pass;
+- a give to oneself, to a seat outside 0..3 or to a seat already given to is refused; the three
+  gives come before the contract;
+- ``"trump": true`` is refused on any card but the lead of a king or queen whose partner card is
+  still in the hand (not merely ignored); calling a suit that is already trumps is allowed;
+- declared marriages are listed from the declarer clockwise, hearts, diamonds, clubs, spades;
+- the duty to trump holds even when the partner is winning the trick;
+- the kitty cards stay visible to the declarer for the rest of the deal.
 """
 
 from __future__ import annotations
