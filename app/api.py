@@ -24,7 +24,7 @@ class CreateRoom(BaseModel):
     seats: list[str] | None = Field(
         None, description='one per seat: "open", "bot:rules" or "bot:random" '
                           '(default: every seat open)')
-    turn_timer: float | None = Field(None, ge=5, le=600,
+    turn_timer: float | None = Field(None, ge=1, le=600,
                                      description="seconds per turn for people; null: off")
 
 

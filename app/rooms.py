@@ -262,11 +262,11 @@ class Room:
         return numbered
 
     def _finish(self, numbered) -> None:
-        self._deliver(numbered)
         for seq, kind, data in numbered:
             if kind == "chat":
                 self.chat.append({"seq": seq, **data})
         del self.chat[:-CHAT_KEEP]
+        self._deliver(numbered)
         self.manager.broadcaster.published(self.code, self.seq)
         self.poke()
 

@@ -48,6 +48,7 @@ class Client:
     async def connect(self, since: int | None = None, url: str | None = None) -> dict:
         if url:
             self.url = url
+        self.inbox = asyncio.Queue()
         self.ws = await websockets.connect(self.url, max_size=2 ** 22)
         self.reader = asyncio.create_task(self._read(self.ws))
         hello = {"type": "hello"}

@@ -1,0 +1,284 @@
+"""Bad messages, retries, races, reconnection, a second server instance, a failing database,
+stand-in bots and the turn timer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+import websockets
+from sqlalchemy import func, select
+
+from app.models import ActionRow
+from cardroom_client import Client, create_room, join
+from engine.record import replay
+
+
+async def seated(server, game="black_maria", seats=("open", "bot:rules", "bot:random"),
+                 options=None, name="anna", **extra):
+    code = await create_room(server.http, game, list(seats), options or {"target": 15}, **extra)
+    _, token = await join(server.http, code, name, 0)
+    client = Client(server.ws, code, token, name=name)
+    await client.connect()
+    return code, token, client
+
+
+def stored_actions(server, match_id: int) -> int:
+    with server.app.state.store.sessions() as session:
+        return session.scalar(select(func.count()).select_from(ActionRow)
+                              .where(ActionRow.match_id == match_id))
+
+
+async def test_bad_messages_get_errors_and_the_room_goes_on(server):
+    code, token, anna = await seated(server)
+    # A second connection before hello, a spectator, and a forged token.
+    early = Client(server.ws, code, name="early")
+    early.ws = await websockets.connect(early.url)
+    early.reader = asyncio.create_task(early._read(early.ws))
+    await early.send({"type": "action", "id": "x", "action": {"type": "play", "card": "AS"}})
+    assert (await early.expect("error"))["code"] == "hello_first"
+    await early.close()
+    forged = Client(server.ws, code, token="forged-" + token[7:], name="forged")
+    welcome = await forged.connect()
+    assert welcome["state"]["you"]["seat"] is None
+    assert any(m["type"] == "error" and m["code"] == "bad_token" for m in forged.messages)
+    await forged.send({"type": "action", "id": "f", "action": {"type": "pass", "cards": []}})
+    assert (await forged.expect("error"))["code"] == "not_seated"
+    await forged.send({"type": "chat", "text": "hi"})
+    assert (await forged.expect("error"))["code"] == "not_seated"
+
+    checks = [
+        ("{not json", "bad_json"),
+        ("[1, 2]", "bad_json"),
+        (json.dumps({"type": "dance"}), "unknown_type"),
+        (json.dumps({"type": "action", "id": "a1"}), "bad_field"),
+        (json.dumps({"type": "action", "id": "a2", "action": {"type": "fly"}}), "malformed"),
+        (json.dumps({"type": "action", "id": "a3",
+                     "action": {"type": "pass", "cards": ["AS", "KS", "QS", "JS"]}}), None),
+        (json.dumps({"type": "action", "id": "a4", "action": {"type": "play", "card": "AS"}}),
+         "illegal"),
+        (json.dumps({"type": "chat", "text": "x" * 301}), "bad_field"),
+        (json.dumps({"type": "standin", "seat": 1}), "not_available"),
+        (json.dumps({"type": "rematch"}), "not_available"),
+        (json.dumps({"type": "chat", "text": "y" * 5000}), "too_large"),
+    ]
+    for text, code_ in checks:
+        await anna.send(text)
+        reply = await anna.expect("error")
+        if code_:
+            assert reply["code"] == code_, (text[:60], reply)
+        else:
+            assert reply["code"] in ("illegal", "malformed"), reply
+    # The chat is text, passed on as text.
+    await anna.send({"type": "chat", "text": "<b>hello</b>"})
+    event = await anna.expect("event")
+    assert event["event"]["kind"] == "chat" and event["event"]["text"] == "<b>hello</b>"
+    assert anna.state["chat"][-1]["text"] == "<b>hello</b>"
+    # A flood is refused, the connection stays.
+    for _ in range(80):
+        await anna.send({"type": "ping"})
+    kinds = []
+    while True:
+        message = await anna.next()
+        kinds.append(message.get("code") or message["type"])
+        if len(kinds) >= 80:
+            break
+    assert "rate_limited" in kinds and "pong" in kinds
+    await asyncio.sleep(1.5)
+    # Oversize frame beyond the hard limit closes that connection only.
+    other = Client(server.ws, code, token, name="other")
+    await other.connect()
+    await other.send("x" * (server.settings.ws_max_size + 10))
+    assert (await other.next())["type"] == "_closed"
+    assert other.ws.close_code == 1009
+    # Nothing changed: no action stored, one chat event only; the room goes on to the end.
+    with server.app.state.store.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(ActionRow).where(
+            ActionRow.match_id == anna.state["room"]["match"]["id"], ActionRow.seat == 0)) == 0
+    assert sum(1 for m in anna.messages if m["type"] == "event"
+               and m["event"]["kind"] == "chat") == 1
+    await anna.play()
+    assert anna.state["match"]["finished"]
+    await anna.close()
+    await forged.close()
+
+
+async def test_retry_is_applied_once_and_one_of_two_racing_actions_wins(server):
+    code, token, anna = await seated(server)
+    match_id = anna.state["room"]["match"]["id"]
+    action = anna.choose()
+    first = await anna.act(action, "same-id")
+    assert first["type"] == "ack"
+    again = await anna.act(action, "same-id")
+    assert again["type"] == "ack" and again.get("duplicate") and again["seq"] == first["seq"]
+    assert stored_actions(server, match_id) >= 1
+    # Wait for the play phase and Anna's turn, then race two connections of the same seat.
+    await anna.until(lambda s: s["match"]["moves"].get("play"))
+    twin = Client(server.ws, code, token, name="twin")
+    await twin.connect()
+    count = stored_actions(server, match_id)
+    cards = anna.state["match"]["moves"]["play"]
+    a = {"type": "play", "card": cards[0]}
+    b = {"type": "play", "card": cards[-1]}
+    r1, r2 = await asyncio.gather(anna.act(a, "race-1"), twin.act(b, "race-2"))
+    assert sorted([r1["type"], r2["type"]]) == ["ack", "error"] or \
+        (len(cards) == 1 and r1["type"] == r2["type"] == "ack")
+    loser = r1 if r1["type"] == "error" else r2
+    assert loser["code"] in ("not_your_turn", "illegal", "conflict")
+    await asyncio.sleep(0.3)
+    # Exactly one more action of this seat (bots may have acted after it).
+    with server.app.state.store.sessions() as session:
+        mine = session.scalars(select(ActionRow).where(ActionRow.match_id == match_id,
+                                                       ActionRow.seat == 0)
+                               .order_by(ActionRow.seq)).all()
+    assert [m.client_id for m in mine].count("race-1") + \
+        [m.client_id for m in mine].count("race-2") == 1
+    assert count < stored_actions(server, match_id)
+    await twin.close()
+    await anna.play()
+    await anna.close()
+
+
+async def test_reconnect_mid_trick_gets_exactly_the_missed_events(server):
+    code, token, anna = await seated(server, seats=("open", "open", "bot:rules"))
+    _, token_b = await join(server.http, code, "boris", 1)
+    boris = Client(server.ws, code, token_b, name="boris")
+    await boris.connect()
+    # Both pass, then play until Anna has a card in the middle of a trick.
+    await asyncio.gather(anna.play(stop=lambda s: s["match"]["deal"]["phase"] == "play"),
+                         boris.play(stop=lambda s: s["match"]["deal"]["phase"] == "play"))
+    await anna.until(lambda s: s["match"]["deal"]["phase"] == "play")
+    while not (anna.state["match"]["deal"]["trick"] and anna.my_turn()):
+        if anna.my_turn():
+            await anna.act()
+        elif boris.my_turn():
+            await boris.act()
+        else:
+            await asyncio.sleep(0.02)
+    last = anna.seq
+    await anna.close()
+    if boris.my_turn():
+        await boris.act()
+    resumed = Client(server.ws, code, token, name="anna2")
+    welcome = await resumed.connect(since=last)
+    missed = welcome["missed"]
+    assert [m["seq"] for m in missed] == list(range(last + 1, welcome["seq"] + 1))
+    assert welcome["state"]["match"]["deal"]["trick"]
+    await asyncio.gather(resumed.play(), boris.play())
+    assert resumed.state["match"]["finished"]
+    await resumed.close()
+    await boris.close()
+
+
+async def test_second_instance_takes_over_after_the_first_stops(database_url):
+    from tests.conftest import LiveServer
+
+    first = LiveServer(database_url).start()
+    code, token, anna = await seated(first, seats=("open", "bot:rules", "bot:random"))
+    await anna.play(stop=lambda s: sum(s["match"]["deal"]["tricks_won"]) >= 3)
+    seen = anna.seq
+    match_id = anna.state["room"]["match"]["id"]
+    hand = anna.state["match"]["deal"]["hands"][0]
+    await anna.close()
+    first.stop()
+    second = LiveServer(database_url).start()
+    try:
+        welcome = await anna.connect(since=seen, url=f"{second.ws}/ws/{code}")
+        assert welcome["seq"] >= seen
+        assert welcome["state"]["match"]["deal"]["hands"][0] == hand or welcome["missed"]
+        await anna.play()
+        assert anna.state["match"]["finished"]
+        async with httpx.AsyncClient(base_url=second.http) as http:
+            record = (await http.get(f"/api/matches/{match_id}/record")).json()
+            detail = (await http.get(f"/api/matches/{match_id}")).json()
+        match = replay(record)
+        assert match.finished and list(match.totals) == detail["totals"]
+        await anna.close()
+    finally:
+        second.stop()
+
+
+async def test_database_failure_refuses_and_nothing_half_done_remains(server):
+    code, token, anna = await seated(server)
+    match_id = anna.state["room"]["match"]["id"]
+    await anna.until(lambda s: bool(s["match"]["moves"]))
+    before = stored_actions(server, match_id)
+
+    def broken():
+        raise RuntimeError("database unreachable (test)")
+
+    server.app.state.store.fault = broken
+    try:
+        reply = await anna.act(anna.choose(), "during-failure")
+    finally:
+        server.app.state.store.fault = None
+    assert reply["type"] == "error" and reply["code"] == "storage"
+    assert stored_actions(server, match_id) == before
+    room = server.app.state.rooms.rooms[code]
+    assert room.action_count == before
+    # The same id again, now that the database is back: applied (once).
+    reply = await anna.act(anna.choose(), "during-failure")
+    assert reply["type"] == "ack"
+    await anna.play()
+    assert anna.state["match"]["finished"]
+    await anna.close()
+
+
+async def test_standin_bot_and_taking_the_seat_back(server):
+    code, token, anna = await seated(server, seats=("open", "open", "bot:rules"))
+    _, token_b = await join(server.http, code, "boris", 1)
+    boris = Client(server.ws, code, token_b, name="boris")
+    await boris.connect()
+    await boris.close()
+    await anna.until(lambda s: not s["room"]["seats"][1]["connected"])
+    await anna.send({"type": "standin", "seat": 1, "bot": "rules"})
+    await anna.until(lambda s: s["room"]["seats"][1]["standin"])
+    # The stand-in plays Boris's pass and cards: Anna can play on.
+    await anna.play(stop=lambda s: s["match"]["deal"]["phase"] == "play"
+                    and sum(s["match"]["deal"]["tricks_won"]) >= 2)
+    back = Client(server.ws, code, token_b, name="boris2")
+    await back.connect()
+    await back.until(lambda s: not s["room"]["seats"][1]["standin"])
+    await asyncio.gather(anna.play(), back.play())
+    assert anna.state["match"]["finished"]
+    await anna.close()
+    await back.close()
+
+
+async def test_turn_timer_plays_for_a_slow_person(server):
+    code, token, anna = await seated(server, turn_timer=1)
+    await anna.until(lambda s: bool(s["match"]["moves"]))
+    seq = anna.seq
+    # Anna does nothing: after a second the rules bot passes for her.
+    await anna.until(lambda s: s["match"]["deal"]["passed"][0], timeout=10)
+    assert anna.seq > seq
+    await anna.close()
+
+
+async def test_history_filters_and_running_record_is_secret(server):
+    code, token, anna = await seated(server, name="histo")
+    match_id = anna.state["room"]["match"]["id"]
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.get(f"/api/matches/{match_id}/record")
+        assert r.status_code == 409
+        detail = (await http.get(f"/api/matches/{match_id}")).json()
+        assert "deck" not in json.dumps(detail)
+        running = (await http.get("/api/matches", params={"status": "running",
+                                                          "player": "histo"})).json()
+        assert [m["id"] for m in running["matches"]] == [match_id]
+        assert (await http.get("/api/matches", params={"game": "marjolet",
+                                                       "player": "histo"})).json()["matches"] == []
+        assert (await http.get("/api/matches", params={"since": "2999-01-01T00:00:00"})
+                ).json()["matches"] == []
+        assert (await http.get("/api/players")).status_code == 200
+        assert (await http.get("/api/players/nobody-at-all")).status_code == 404
+        assert (await http.get("/api/rooms/NOPE00")).status_code == 404
+        bad = await http.post("/api/rooms", json={"game": "black_maria",
+                                                  "options": {"target": -1}})
+        assert bad.status_code == 422
+        taken = await http.post(f"/api/rooms/{code}/join", json={"name": "x", "seat": 0})
+        assert taken.status_code == 409
+        assert (await http.get("/docs")).status_code == 200
+    await anna.close()
