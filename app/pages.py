@@ -140,13 +140,13 @@ def cumulative(detail: dict) -> list[list[int]]:
 
 def chart_svg(rows: list[list[int]], labels: list[str]) -> Markup:
     """The cumulative scores as an inline SVG line chart (one line per seat or team)."""
-    width, height, pad = 640, 260, 40
+    width, height, pad, right = 760, 260, 40, 160
     values = [v for r in rows for v in r] or [0]
     low, high = min(0, min(values)), max(1, max(values))
     n = max(1, len(rows) - 1)
 
     def x(i):
-        return pad + (width - 2 * pad) * i / n
+        return pad + (width - pad - right) * i / n
 
     def y(v):
         return height - pad - (height - 2 * pad) * (v - low) / (high - low)
@@ -154,7 +154,7 @@ def chart_svg(rows: list[list[int]], labels: list[str]) -> Markup:
     colours = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
              f'xmlns="http://www.w3.org/2000/svg">',
-             f'<line x1="{pad}" y1="{y(0):.1f}" x2="{width - pad}" y2="{y(0):.1f}" '
+             f'<line x1="{pad}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
              f'class="axis"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" class="axis"/>',
              f'<text x="{pad - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
@@ -171,7 +171,7 @@ def chart_svg(rows: list[list[int]], labels: list[str]) -> Markup:
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(r[s]):.1f}" r="3.5" '
                          f'fill="{colour}"/>')
         label = Markup.escape(labels[s] if s < len(labels) else str(s))
-        parts.append(f'<text x="{width - pad + 4}" y="{y(rows[-1][s]) + 4:.1f}" '
+        parts.append(f'<text x="{width - right + 6}" y="{y(rows[-1][s]) + 4:.1f}" '
                      f'fill="{colour}">{label}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))

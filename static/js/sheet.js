@@ -62,7 +62,7 @@ export function renderSheet(container, { game, deals, names, winners = [], finis
   });
   if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: String(cols.length + 1), class: "muted" }, t("sheet.empty"))));
   table.append(body);
-  table.append(el("tfoot", {}, el("tr", {}, el("th", {}, t("sheet.total")), totals.map((v, i) => el("th", { class: finished && winners.includes(i) ? "winner" : "" }, String(v), finished && winners.includes(i) ? " 🏆" : "")))));
+  table.append(el("tfoot", {}, el("tr", {}, el("th", {}, t("sheet.total")), totals.map((v, i) => el("th", { class: finished && winners.includes(i) ? "winner" : "" }, String(v), finished && winners.includes(i) ? " ★" : "")))));
   container.append(table);
   return totals;
 }
