@@ -582,7 +582,9 @@ class Room:
                 await self._step(what, seat)
             except RoomError as error:
                 log.info("room %s: automatic %s refused: %s", self.code, what, error.message)
-                await asyncio.sleep(0.05)
+                # A stale choice (someone acted meanwhile) retries at once; a database that is
+                # down is retried every second.
+                await asyncio.sleep(1.0 if error.code == "storage" else 0.05)
             except Exception:  # never let the room's driver die silently
                 log.exception("room %s: automatic %s crashed", self.code, what)
                 await asyncio.sleep(1)

@@ -76,19 +76,23 @@ async def table(websocket: WebSocket, code: str):
                 conn.send(error("too_large",
                                 f"a message may hold at most {settings.max_message} bytes"))
                 continue
-            if not bucket.take():
-                conn.send(error("rate_limited", "too many messages; slow down"))
-                continue
+            allowed = bucket.take()
             try:
                 data = json.loads(text)
             except ValueError:
-                conn.send(error("bad_json", "not JSON"))
+                conn.send(error("bad_json" if allowed else "rate_limited",
+                                "not JSON" if allowed else "too many messages; slow down"))
                 continue
             if not isinstance(data, dict):
-                conn.send(error("bad_json", "a message is a JSON object"))
+                conn.send(error("bad_json" if allowed else "rate_limited",
+                                "a message is a JSON object" if allowed
+                                else "too many messages; slow down"))
                 continue
             kind = data.get("type")
             id_ = data.get("id") if isinstance(data.get("id"), (str, int)) else None
+            if not allowed:
+                conn.send(error("rate_limited", "too many messages; slow down", id_))
+                continue
             if kind not in TYPES:
                 conn.send(error("unknown_type", f"unknown message type {str(kind)[:40]!r}", id_))
                 continue

@@ -203,7 +203,8 @@ async def test_second_instance_takes_over_after_the_first_stops(database_url):
 async def test_database_failure_refuses_and_nothing_half_done_remains(server):
     code, token, anna = await seated(server)
     match_id = anna.state["room"]["match"]["id"]
-    await anna.until(lambda s: bool(s["match"]["moves"]))
+    # Both bots have passed: only Anna can write now.
+    await anna.until(lambda s: s["match"]["deal"]["passed"] == [False, True, True])
     before = stored_actions(server, match_id)
 
     def broken():
