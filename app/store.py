@@ -81,6 +81,20 @@ class Store:
             return session.scalar(select(Room.id).where(Room.code == code))
 
     def load_room(self, code: str) -> Snapshot | None:
+        """The room as stored. Every write stores a room event, so the snapshot is consistent
+        when the last event number is the same before and after the reads (else read again)."""
+        for _ in range(20):
+            snap = self._load_room(code)
+            if snap is None:
+                return None
+            with self.sessions() as session:
+                last = session.scalar(select(func.max(RoomEvent.seq))
+                                      .where(RoomEvent.room_id == snap.room.id)) or 0
+            if last == snap.seq:
+                return snap
+        raise StorageError(f"room {code} changes too fast to be read")
+
+    def _load_room(self, code: str) -> Snapshot | None:
         with self.sessions() as session:
             room = session.scalar(select(Room).where(Room.code == code))
             if room is None:

@@ -108,35 +108,31 @@ async def test_bad_messages_get_errors_and_the_room_goes_on(server):
 async def test_retry_is_applied_once_and_one_of_two_racing_actions_wins(server):
     code, token, anna = await seated(server)
     match_id = anna.state["room"]["match"]["id"]
+    # Race two connections of the same seat for its one pass of the deal.
+    await anna.until(lambda s: s["match"]["deal"]["passed"] == [False, True, True])
+    twin = Client(server.ws, code, token, name="twin")
+    await twin.connect()
+    cards = anna.state["match"]["moves"]["pass"]["from"]
+    r1, r2 = await asyncio.gather(anna.act({"type": "pass", "cards": cards[:3]}, "race-1"),
+                                  twin.act({"type": "pass", "cards": cards[-3:]}, "race-2"))
+    assert sorted([r1["type"], r2["type"]]) == ["ack", "error"], (r1, r2)
+    loser = r1 if r1["type"] == "error" else r2
+    assert loser["code"] in ("not_your_turn", "illegal", "conflict")
+    with server.app.state.store.sessions() as session:
+        mine = session.scalars(select(ActionRow).where(ActionRow.match_id == match_id,
+                                                       ActionRow.seat == 0)).all()
+    assert len(mine) == 1 and mine[0].client_id in ("race-1", "race-2")
+    await twin.close()
+    # A retry with the same id is applied once.
+    await anna.until(lambda s: bool(s["match"]["moves"].get("play")))
     action = anna.choose()
     first = await anna.act(action, "same-id")
     assert first["type"] == "ack"
     again = await anna.act(action, "same-id")
     assert again["type"] == "ack" and again.get("duplicate") and again["seq"] == first["seq"]
-    assert stored_actions(server, match_id) >= 1
-    # Wait for the play phase and Anna's turn, then race two connections of the same seat.
-    await anna.until(lambda s: s["match"]["moves"].get("play"))
-    twin = Client(server.ws, code, token, name="twin")
-    await twin.connect()
-    count = stored_actions(server, match_id)
-    cards = anna.state["match"]["moves"]["play"]
-    a = {"type": "play", "card": cards[0]}
-    b = {"type": "play", "card": cards[-1]}
-    r1, r2 = await asyncio.gather(anna.act(a, "race-1"), twin.act(b, "race-2"))
-    assert sorted([r1["type"], r2["type"]]) == ["ack", "error"] or \
-        (len(cards) == 1 and r1["type"] == r2["type"] == "ack")
-    loser = r1 if r1["type"] == "error" else r2
-    assert loser["code"] in ("not_your_turn", "illegal", "conflict")
-    await asyncio.sleep(0.3)
-    # Exactly one more action of this seat (bots may have acted after it).
     with server.app.state.store.sessions() as session:
-        mine = session.scalars(select(ActionRow).where(ActionRow.match_id == match_id,
-                                                       ActionRow.seat == 0)
-                               .order_by(ActionRow.seq)).all()
-    assert [m.client_id for m in mine].count("race-1") + \
-        [m.client_id for m in mine].count("race-2") == 1
-    assert count < stored_actions(server, match_id)
-    await twin.close()
+        assert session.scalar(select(func.count()).select_from(ActionRow).where(
+            ActionRow.match_id == match_id, ActionRow.client_id == "same-id")) == 1
     await anna.play()
     await anna.close()
 
@@ -283,3 +279,37 @@ async def test_history_filters_and_running_record_is_secret(server):
         assert taken.status_code == 409
         assert (await http.get("/docs")).status_code == 200
     await anna.close()
+
+
+async def test_two_instances_racing_for_one_seat_store_one_action(database_url):
+    """Two processes on one database (no fan-out between them): the unique (match, seq)
+    decides; the loser refreshes from the database and says so."""
+    from tests.conftest import LiveServer
+
+    a = LiveServer(database_url).start()
+    b = LiveServer(database_url).start()
+    try:
+        code, token, anna = await seated(a, name="racer")
+        await anna.until(lambda s: s["match"]["deal"]["passed"] == [False, True, True])
+        twin = Client(b.ws, code, token, name="twin")
+        await twin.connect()
+        match_id = anna.state["room"]["match"]["id"]
+        before = stored_actions(a, match_id)
+        cards = anna.state["match"]["moves"]["pass"]["from"]
+        r1, r2 = await asyncio.gather(
+            anna.act({"type": "pass", "cards": cards[:3]}, "x-1"),
+            twin.act({"type": "pass", "cards": cards[-3:]}, "x-2"))
+        kinds = sorted([r1["type"], r2["type"]])
+        assert kinds == ["ack", "error"], (r1, r2)
+        loser = r1 if r1["type"] == "error" else r2
+        assert loser["code"] in ("conflict", "not_your_turn")
+        with a.app.state.store.sessions() as session:
+            rows = session.scalars(select(ActionRow).where(
+                ActionRow.match_id == match_id, ActionRow.seq >= before)
+                .order_by(ActionRow.seq)).all()
+        assert [r.client_id for r in rows if r.seat == 0] in (["x-1"], ["x-2"])
+        await anna.close()
+        await twin.close()
+    finally:
+        a.stop()
+        b.stop()
