@@ -18,13 +18,11 @@ from .store import Store
 
 
 def make_broadcaster(settings: Settings) -> Broadcaster:
-    """In-process unless REDIS_URL is set and a Redis broadcaster exists (issue 5)."""
+    """Redis pub/sub when REDIS_URL is set, else in-process."""
     if settings.redis_url:
-        try:
-            from .redis_broadcast import RedisBroadcaster  # added by issue 5
-        except ImportError:
-            return LocalBroadcaster()
-        return RedisBroadcaster(settings.redis_url)
+        from .redis_broadcast import RedisBroadcaster
+
+        return RedisBroadcaster(settings.redis_url, settings.redis_channel)
     return LocalBroadcaster()
 
 

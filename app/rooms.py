@@ -108,6 +108,7 @@ class Room:
         self.rng = random.Random(secrets.randbits(64))
         self.driver: asyncio.Task | None = None
         self.last_progress = time.monotonic()
+        self._catching = False
         self._install(snap)
 
     # -- building from the database --------------------------------------------------------------
@@ -278,8 +279,13 @@ class Room:
         self._deliver([(r.seq, r.kind, r.data) for r in rows])
 
     async def catch_up(self) -> None:
-        """Another process stored events: rebuild and deliver them (issue 5's fan-out hook)."""
+        """Another process stored events: rebuild and deliver them. Notices that arrive
+        while one catch-up waits are folded into it."""
+        if self._catching:
+            return
+        self._catching = True
         async with self.lock:
+            self._catching = False
             old = self.seq
             await self.reload()
             await self._deliver_since(old)
@@ -656,10 +662,14 @@ class RoomManager:
         return room
 
     async def remote_event(self, code: str, seq: int) -> None:
-        """Another process stored event ``seq`` of room ``code`` (issue 5: Redis fan-out)."""
-        room = self.rooms.get(code)
-        if room is not None and seq > room.seq:
-            await room.catch_up()
+        """Another process stored event ``seq`` of room ``code`` (``"*"``: maybe any room)."""
+        rooms = list(self.rooms.values()) if code == "*" else [self.rooms.get(code)]
+        for room in rooms:
+            if room is not None and (code == "*" or seq > room.seq):
+                try:
+                    await room.catch_up()
+                except Exception:
+                    log.exception("room %s: catching up failed", room.code)
 
     async def close(self) -> None:
         for room in self.rooms.values():

@@ -12,6 +12,8 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///./data/cardroom.db"
     #: Redis URL for cross-process fan-out (issue 5); unset: everything stays in-process.
     redis_url: str | None = None
+    #: The pub/sub channel (processes of one deployment share it).
+    redis_channel: str = "cardroom:events"
     #: Seconds a bot "thinks" before acting (tests: 0).
     bot_delay: float = 0.7
     #: Seconds between the end of a deal and the next deal (tests: 0).
