@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -140,6 +140,12 @@ async def matches(request: Request, player: str | None = None, game: str | None 
                   status: Literal["running", "finished"] | None = None,
                   since: datetime | None = None, until: datetime | None = None,
                   limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)):
+    def utc(value: datetime | None) -> datetime | None:  # naive dates are taken as UTC
+        if value is None or value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc) if value else None
+        return value.astimezone(timezone.utc)
+
+    since, until = utc(since), utc(until)
     return {"matches": await in_session(request, lambda s: history.list_matches(
         s, player, game, status, since, until, limit, offset))}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timezone
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -14,7 +14,12 @@ from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Player, Room
 
 
 def iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
+    """ISO 8601 in UTC (SQLite gives back naive datetimes: they were stored in UTC)."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.isoformat()
 
 
 def _players(session: Session, match_ids: list[int]) -> dict[int, list[dict]]:

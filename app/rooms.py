@@ -22,6 +22,7 @@ from engine import GAMES, EngineError, IllegalAction, MalformedAction, Match, No
 from engine.bots import BOT_KINDS, bot_for
 
 from .broadcast import Broadcaster, LocalBroadcaster
+from .history import iso
 from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Room as RoomRow, RoomEvent, Seat
 from .settings import Settings
 from .store import Conflict, Snapshot, StorageError, Store, token_hash
@@ -180,7 +181,7 @@ class Room:
             "match": ({"id": self.match_id, "number": self.match_number}
                       if self.match_id is not None else None),
             "turn_timer": self.turn_timer,
-            "created": self.created.isoformat() if self.created else None,
+            "created": iso(self.created),
         }
 
     def state_for(self, seat: int | None, info: dict | None = None) -> dict:

@@ -313,3 +313,24 @@ async def test_two_instances_racing_for_one_seat_store_one_action(database_url):
     finally:
         a.stop()
         b.stop()
+
+
+async def test_history_date_filters(server):
+    from datetime import datetime, timedelta, timezone
+
+    code, token, anna = await seated(server, name="dated")
+    match_id = anna.state["room"]["match"]["id"]
+    now = datetime.now(timezone.utc)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        def ids(**params):
+            return http.get("/api/matches", params={"player": "dated", **params})
+
+        inside = (await ids(since=(now - timedelta(hours=1)).isoformat(),
+                            until=(now + timedelta(hours=1)).isoformat())).json()["matches"]
+        assert [m["id"] for m in inside] == [match_id]
+        assert inside[0]["started"].endswith("+00:00")
+        later = (await ids(since=(now + timedelta(hours=1)).isoformat())).json()["matches"]
+        assert later == []
+        shifted = (now + timedelta(hours=1)).astimezone(timezone(timedelta(hours=3)))
+        assert (await ids(until=shifted.isoformat())).json()["matches"][0]["id"] == match_id
+    await anna.close()
