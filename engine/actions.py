@@ -1,8 +1,8 @@
 """Actions as in record.md: plain dicts, checked against a per-game schema.
 
-A schema maps each action type to its fields: ``{"play": {"card": CARD, "trump": OPTIONAL_BOOL}}``.
-:func:`parse` returns a normalised copy (optional fields with a false default dropped), so that
-two spellings of the same action compare equal.
+A :class:`Schema` maps each action type to its fields:
+``Schema({"play": {"card": CARD, "trump": OPTIONAL_FLAG}})``. ``parse`` returns a normalised copy
+(optional flags that are false dropped), so that two spellings of the same action compare equal.
 """
 
 from __future__ import annotations
@@ -40,6 +40,30 @@ def _flag(value) -> bool:
 
 CARD, CARDS, INTEGER = _card, _cards, _integer
 OPTIONAL_FLAG = "optional-flag"  # a bool that may be omitted; false is the same as absent
+
+
+class Schema:
+    """The action types of one game and their fields."""
+
+    def __init__(self, kinds: dict[str, dict]):
+        self.kinds = kinds
+        #: Types whose one required field is a card, like ``play``: the hot path of self-play.
+        self.card_kinds = frozenset(
+            kind for kind, fields in kinds.items()
+            if fields.get("card") is CARD
+            and all(check is OPTIONAL_FLAG for name, check in fields.items() if name != "card"))
+
+    def __contains__(self, kind) -> bool:
+        return kind in self.kinds
+
+    def parse(self, action) -> dict:
+        """Check ``action``; return its normal form or raise MalformedAction."""
+        if type(action) is dict and len(action) == 2:
+            card, kind = action.get("card"), action.get("type")
+            if type(card) is str and len(card) == 2 and type(kind) is str \
+                    and kind in self.card_kinds:
+                return {"type": kind, "card": card}
+        return parse(self.kinds, action)
 
 
 def parse(schema: dict[str, dict], action) -> dict:

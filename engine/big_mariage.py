@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import random
 
-from .actions import CARD, INTEGER, OPTIONAL_FLAG
-from .cards import SUIT_NAMES, Pack
+from .actions import CARD, INTEGER, OPTIONAL_FLAG, Schema
+from .cards import SUIT_NAMES, Pack, holds_suit, of_suit
 from .core import EVERYONE, Game, Option, TrickDeal, follow_suit_error, positive_integer
 from .errors import BadDeal, IllegalAction
 
@@ -47,7 +47,6 @@ PHASES = ("bidding", "kitty", "contract", "play", "over")
 
 _PACK = Pack("ATKQJ987")
 _POINTS = {card: CARD_POINTS[card[0]] for card in _PACK.cards}
-_STRENGTH = _PACK.strength
 #: Every legal bid or contract value, ascending; a slice of it is a legal range.
 _VALUES = list(range(MIN_BID, MAX_BID + 1, BID_STEP))
 
@@ -81,13 +80,13 @@ class BigMariageDeal(TrickDeal):
 
     pack = _PACK
     seats = 4
-    schema = {
+    schema = Schema({
         "play": {"card": CARD, "trump": OPTIONAL_FLAG},
         "bid": {"value": INTEGER},
         "pass": {},
         "give": {"card": CARD, "to": INTEGER},
         "contract": {"value": INTEGER},
-    }
+    })
 
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
@@ -100,8 +99,6 @@ class BigMariageDeal(TrickDeal):
         self.declared_variant = options["marriages"] == "declared"
         self.phase = "bidding"
         self.turn = (dealer + 1) % 4
-        # Finished deals stay in Match.deals: the state is kept in tuples and ints where it can
-        # be, so that a long match leaves few containers for the garbage collector to scan.
         self.passed = 0  # bit s set: seat s has passed
         self.bids: tuple = ()  # ((seat, value or "pass"), ...)
         self.high_bid: int | None = None
@@ -115,19 +112,6 @@ class BigMariageDeal(TrickDeal):
         self.trump_calls: tuple = ()  # ({"seat", "card", "suit", "trick"}, ...)
         self.tricks_played = 0
         self.final: tuple[int, int] | None = None
-
-    @property
-    def last_trick(self) -> dict | None:
-        """As TrickDeal's: ``{"cards": [[seat, card], ...], "winner": seat}``, kept compact."""
-        last = self._last
-        if last is None:
-            return None
-        return {"cards": [[s, c] for s, c in last[1]], "winner": last[0]}
-
-    @last_trick.setter
-    def last_trick(self, value) -> None:
-        self._last = None if value is None else (
-            value["winner"], tuple((s, c) for s, c in value["cards"]))
 
     # -- whose turn, what they may do -----------------------------------------------------------
 
@@ -153,12 +137,12 @@ class BigMariageDeal(TrickDeal):
         trick = self.trick
         if trick:
             led = trick[0][1][1]
-            cards = [c for c in hand if c[1] == led]
+            cards = of_suit(hand, led)
             if cards:
                 return {"play": cards}
             trump = self.trump
             if trump is not None:
-                cards = [c for c in hand if c[1] == trump]
+                cards = of_suit(hand, trump)
                 if cards:
                     return {"play": cards}
             return {"play": hand[:]}
@@ -173,31 +157,6 @@ class BigMariageDeal(TrickDeal):
         return [(d + 1) % 4, (d + 2) % 4, (d + 3) % 4]
 
     # -- applying ---------------------------------------------------------------------------------
-
-    def apply(self, seat: int, action) -> dict:
-        """Deal.apply with a fast path for the commonest action, a plain ``play`` in turn.
-
-        The fast path accepts exactly what ``actions.parse`` would accept unchanged (a dict of
-        ``type`` and a two-character ``card``) and checks the same things in the same order;
-        anything else goes through the general path.
-        """
-        if type(action) is dict and seat == self.turn:  # (turn is None once over)
-            kind = action.get("type")
-            if kind == "play":
-                card = action.get("card")
-                if len(action) == 2 and type(card) is str and len(card) == 2 \
-                        and self.phase == "play":
-                    self._play(seat, card, False)
-                    parsed = {"type": "play", "card": card}
-                    self.actions.append((seat, parsed))
-                    return parsed
-            elif kind == "pass":
-                if len(action) == 1 and self.phase == "bidding":
-                    self._pass(seat)
-                    parsed = {"type": "pass"}
-                    self.actions.append((seat, parsed))
-                    return parsed
-        return super().apply(seat, action)
 
     def _apply(self, seat: int, action: dict) -> None:
         kind = action["type"]
@@ -298,14 +257,11 @@ class BigMariageDeal(TrickDeal):
                                     "of a marriage you hold")
             led = trick[0][1][1]
             if suit != led:
-                for c in hand:
-                    if c[1] == led:
-                        raise follow_suit_error(led)
+                if holds_suit(hand, led):
+                    raise follow_suit_error(led)
                 trump = self.trump
-                if trump is not None and suit != trump:
-                    for c in hand:
-                        if c[1] == trump:
-                            raise IllegalAction(f"you must play a trump ({SUIT_NAMES[trump]})")
+                if trump is not None and suit != trump and holds_suit(hand, trump):
+                    raise IllegalAction(f"you must play a trump ({SUIT_NAMES[trump]})")
         elif call:
             rank = card[0]
             if rank not in "KQ" or ("Q" if rank == "K" else "K") + suit not in hand:
@@ -321,22 +277,8 @@ class BigMariageDeal(TrickDeal):
         if len(trick) < 4:
             self.turn = (seat + 1) % 4
             return
-        # close the trick (as TrickDeal.close_trick, inlined: this is the hot path)
-        trump = self.trump
-        winner, best = trick[0]
-        points = _POINTS[best]
-        for s, c in trick[1:]:
-            points += _POINTS[c]
-            if c[1] == best[1]:
-                if _STRENGTH[c] > _STRENGTH[best]:
-                    winner, best = s, c
-            elif c[1] == trump:
-                winner, best = s, c
-        self.captured[winner].extend([c for _, c in trick])
-        self.tricks_won[winner] += 1
-        self._last = (winner, tuple(trick))
-        self.trick = []
-        self.leader = self.turn = winner
+        points = card_points([c for _, c in trick])
+        winner = self.close_trick()
         self.card_points[winner & 1] += points
         self.tricks_played += 1
         if self.tricks_played == 8:
@@ -457,9 +399,8 @@ class BigMariage(Game):
 
     def shuffle(self, rng: random.Random) -> tuple[list[str], list[int]]:
         """A shuffled pack and a random kitty: four indices, none 0 or 31, no two consecutive."""
+        deck, _ = super().shuffle(rng)
         rnd = rng.random
-        # sorting by independent uniform keys is a uniform permutation (and fast in CPython)
-        deck = sorted(self.pack.cards, key=lambda _: rnd())
         # Four distinct picks from 1..27, sorted, spread by 0,1,2,3: uniform over valid kitties.
         picks = set()
         while len(picks) < KITTY_SIZE:

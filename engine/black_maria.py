@@ -7,8 +7,8 @@ suit if able, no trumps) and ``"over"``.
 
 from __future__ import annotations
 
-from .actions import CARD, CARDS
-from .cards import Pack
+from .actions import CARD, CARDS, Schema
+from .cards import Pack, holds_suit, of_suit
 from .core import EVERYONE, Game, Option, TrickDeal, follow_suit_error, positive_integer
 from .errors import IllegalAction
 
@@ -20,7 +20,7 @@ PENALTY_TOTAL = 43
 class BlackMariaDeal(TrickDeal):
     seats = 3
     pack = Pack("AKQJT98765432", without=("2C",))
-    schema = {"pass": {"cards": CARDS}, "play": {"card": CARD}}
+    schema = Schema({"pass": {"cards": CARDS}, "play": {"card": CARD}})
 
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
@@ -48,8 +48,7 @@ class BlackMariaDeal(TrickDeal):
         if seat != self.turn:
             return {}
         if self.trick:
-            led = self.trick[0][1][1]
-            following = [c for c in hand if c[1] == led]
+            following = of_suit(hand, self.trick[0][1][1])
             if following:
                 return {"play": following}
         return {"play": list(hand)}
@@ -93,10 +92,8 @@ class BlackMariaDeal(TrickDeal):
             raise IllegalAction(f"{card} is not in your hand")
         if trick:
             led = trick[0][1][1]
-            if card[1] != led:
-                for held in hand:
-                    if held[1] == led:
-                        raise follow_suit_error(led)
+            if card[1] != led and holds_suit(hand, led):
+                raise follow_suit_error(led)
         hand.remove(card)
         trick.append((seat, card))
         if len(trick) < 3:

@@ -11,12 +11,18 @@ SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 ALL_RANKS = "AKQJT98765432"
 
 
-def suit_of(card: str) -> str:
-    return card[1]
+#: Every card code of each suit, whatever the pack (for C-speed filtering of hands).
+_SUIT_MEMBERS = {s: frozenset(r + s for r in ALL_RANKS) for s in SUITS}
 
 
-def rank_of(card: str) -> str:
-    return card[0]
+def of_suit(cards, suit: str) -> list[str]:
+    """The cards of ``suit`` in ``cards``, in their order."""
+    return list(filter(_SUIT_MEMBERS[suit].__contains__, cards))
+
+
+def holds_suit(cards, suit: str) -> bool:
+    """Whether ``cards`` hold a card of ``suit``."""
+    return not _SUIT_MEMBERS[suit].isdisjoint(cards)
 
 
 class Pack:
@@ -47,4 +53,8 @@ class Pack:
         return sorted(cards, key=self.sort_key)
 
     def is_permutation(self, deck) -> bool:
-        return len(deck) == len(self.cards) and set(deck) == self.card_set
+        """Whether ``deck`` holds every card of the pack exactly once (and nothing else)."""
+        try:
+            return len(deck) == len(self.cards) and set(deck) == self.card_set
+        except TypeError:  # something unhashable in it
+            return False

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from operator import itemgetter
 import secrets
 from dataclasses import dataclass
 from typing import Callable, ClassVar
@@ -29,7 +30,7 @@ class Deal:
     nothing.
     """
 
-    schema: ClassVar[dict[str, dict]]
+    schema: ClassVar[actions.Schema]
     seats: ClassVar[int]
 
     def __init__(self, options: dict, dealer: int, deck: list[str], kitty=None):
@@ -39,6 +40,8 @@ class Deal:
         self.kitty = kitty
         self.actions: list[tuple[int, dict]] = []
         self.over = False
+        #: The one seat to act when exactly one may (a shortcut of ``to_act``), else None.
+        self.turn: int | None = None
 
     # -- what each game implements -------------------------------------------------------------
 
@@ -73,11 +76,9 @@ class Deal:
 
     def apply(self, seat: int, action) -> dict:
         """Apply ``action`` for ``seat``; return its normal form, or raise an EngineError."""
-        parsed = actions.parse(self.schema, action)
-        if self.over:
-            raise NotYourTurn("the deal is over")
-        if seat not in self.to_act():
-            raise NotYourTurn("it is not your turn")
+        parsed = self.schema.parse(action)
+        if seat != self.turn and seat not in self.to_act():
+            raise NotYourTurn("the deal is over" if self.over else "it is not your turn")
         self._apply(seat, parsed)
         self.actions.append((seat, parsed))
         return parsed
@@ -99,24 +100,10 @@ class TrickDeal(Deal):
         self.hands: list[list[str]] = [[] for _ in range(self.seats)]
         self.trick: list[tuple[int, str]] = []
         self.leader: int | None = None
-        self.turn: int | None = None
         self.captured: list[list[str]] = [[] for _ in range(self.seats)]
         self.tricks_won = [0] * self.seats
         self.last_trick: dict | None = None
         self.trump: str | None = None
-
-    def trick_winner(self) -> int:
-        """Highest trump in the trick, else the highest card of the suit led."""
-        strength = self.pack.strength
-        trump = self.trump
-        best_seat, best_card = self.trick[0]
-        for seat, card in self.trick[1:]:
-            if card[1] == best_card[1]:
-                if strength[card] > strength[best_card]:
-                    best_seat, best_card = seat, card
-            elif card[1] == trump:
-                best_seat, best_card = seat, card
-        return best_seat
 
     def require_in_hand(self, seat: int, card: str) -> None:
         if card not in self.hands[seat]:
@@ -124,11 +111,11 @@ class TrickDeal(Deal):
 
     def close_trick(self) -> int:
         """Give the full trick to its winner; return the winner, who leads next."""
-        winner = self.trick_winner()
-        cards = [[s, c] for s, c in self.trick]
-        self.captured[winner].extend([c for _, c in cards])
+        trick = self.trick
+        winner = trick_winner(trick, self.trump, self.pack.strength)[0]
+        self.captured[winner].extend(map(itemgetter(1), trick))
         self.tricks_won[winner] += 1
-        self.last_trick = {"cards": cards, "winner": winner}
+        self.last_trick = {"cards": list(map(list, trick)), "winner": winner}
         self.trick = []
         self.leader = self.turn = winner
         return winner
@@ -153,9 +140,24 @@ class TrickDeal(Deal):
         ]
 
 
-def must_follow(hand: list[str], led_suit: str) -> list[str]:
-    """The cards of ``hand`` that follow ``led_suit`` (empty if none)."""
-    return [c for c in hand if c[1] == led_suit]
+def beats(card: str, best: str, trump: str | None, strength: dict[str, int]) -> bool:
+    """Whether ``card`` beats ``best``, the best card of a trick so far."""
+    if card[1] == best[1]:
+        return strength[card] > strength[best]
+    return card[1] == trump
+
+
+def trick_winner(trick, trump: str | None, strength: dict[str, int]) -> tuple[int, str]:
+    """The seat and card winning ``trick`` (``[(seat, card), ...]``, led first): the highest
+    trump, else the highest card of the suit led."""
+    best_seat, best = trick[0]
+    for seat, card in trick[1:]:
+        if card[1] == best[1]:
+            if strength[card] > strength[best]:
+                best_seat, best = seat, card
+        elif card[1] == trump:
+            best_seat, best = seat, card
+    return best_seat, best
 
 
 def follow_suit_error(led_suit: str) -> IllegalAction:
@@ -192,6 +194,16 @@ def expand_moves(moves: dict) -> list[dict]:
         else:
             result.append({"type": kind})
     return result
+
+
+def shuffled(cards, rng: random.Random) -> list[str]:
+    """``cards`` in a uniformly random order.
+
+    Sorting by independent uniform keys is a uniform permutation, and in CPython much cheaper
+    than ``random.shuffle``, which runs Python code for every card.
+    """
+    draw = rng.random
+    return sorted(cards, key=lambda _: draw())
 
 
 @dataclass(frozen=True)
@@ -237,9 +249,7 @@ class Game:
 
     def shuffle(self, rng: random.Random) -> tuple[list[str], object]:
         """A fresh pack order (and kitty, for games that have one)."""
-        deck = list(self.pack.cards)
-        rng.shuffle(deck)
-        return deck, None
+        return shuffled(self.pack.cards, rng), None
 
     def check_kitty(self, kitty) -> None:
         if kitty is not None:
@@ -294,8 +304,7 @@ class Match:
             raise BadDeal(f"seat {expected} must deal, not seat {dealer}")
         if deck is None:
             deck, kitty = self.game.shuffle(rng or secrets.SystemRandom())
-        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck) \
-                or not self.game.pack.is_permutation(deck):
+        if not isinstance(deck, list) or not self.game.pack.is_permutation(deck):
             raise BadDeal("the pack must hold every card of the game exactly once")
         self.game.check_kitty(kitty)
         deal = self.game.deal_type(self.options, dealer, deck, kitty)
@@ -310,8 +319,6 @@ class Match:
         deal = self.current
         if deal is None:
             raise NotYourTurn("the match is over" if self.finished else "no deal in progress")
-        if type(seat) is not int or not 0 <= seat < deal.seats:
-            raise NotYourTurn(f"there is no seat {seat!r}")
         parsed = deal.apply(seat, action)
         if deal.over:
             self._close_deal(deal)

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .actions import CARD, CARDS
-from .cards import SUIT_NAMES, SUITS, Pack
+from .actions import CARD, CARDS, Schema
+from .cards import SUIT_NAMES, SUITS, Pack, of_suit
 from .core import Game, Option, TrickDeal, positive_integer
 from .errors import IllegalAction
 
@@ -86,12 +86,12 @@ class MarjoletDeal(TrickDeal):
 
     seats: ClassVar[int] = 2
     pack: ClassVar[Pack] = PACK
-    schema: ClassVar[dict[str, dict]] = {
+    schema: ClassVar[Schema] = Schema({
         "play": {"card": CARD},
         "declare": {"cards": CARDS},
         "exchange": {},
         "draw": {},
-    }
+    })
 
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
@@ -155,13 +155,13 @@ class MarjoletDeal(TrickDeal):
         """The cards the second player may play in the end phase."""
         led = self.trick[0][1]
         suit = led[1]
-        same = [c for c in hand if c[1] == suit]
+        same = of_suit(hand, suit)
         if same:
             strength = STRENGTH
             above = strength[led]
             higher = [c for c in same if strength[c] > above]
             return higher or same
-        trumps = [c for c in hand if c[1] == self.trump]
+        trumps = of_suit(hand, self.trump)
         return trumps or hand[:]
 
     # -- applying ------------------------------------------------------------------------------
@@ -211,21 +211,10 @@ class MarjoletDeal(TrickDeal):
             trick.append((seat, card))
             self.turn = 1 - seat
             return
-        # Second card: close the trick here (cheaper than the generic close_trick for two cards).
-        first_seat, first = trick[0]
-        if card[1] == first[1]:
-            strength = STRENGTH
-            winner = seat if strength[card] > strength[first] else first_seat
-        else:
-            winner = seat if card[1] == self.trump else first_seat
-        points = (10 if first[0] in POINT_RANKS else 0) + (10 if card[0] in POINT_RANKS else 0)
-        if points:
-            self.card_points[winner] += points
-        self.captured[winner] += (first, card)
-        self.tricks_won[winner] += 1
-        self.last_trick = {"cards": [[first_seat, first], [seat, card]], "winner": winner}
-        trick.clear()
-        self.leader = self.turn = winner
+        trick.append((seat, card))
+        points = (10 if trick[0][1][0] in POINT_RANKS else 0) + (10 if card[0] in POINT_RANKS else 0)
+        winner = self.close_trick()
+        self.card_points[winner] += points
         self.tricks_played += 1
         if self.tricks_played <= STOCK_TRICKS:
             self.phase = "window"

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import random
 
-from ..core import expand_moves
+from ..big_mariage import BigMariageDeal
+from ..core import beats, expand_moves, trick_winner
 
 RANKS = "ATKQJ987"  # high to low
 STRENGTH = {r: 8 - i for i, r in enumerate(RANKS)}
+PACK = BigMariageDeal.pack
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 MARRIAGE = {"H": 100, "D": 80, "C": 60, "S": 40}
 
@@ -54,23 +56,6 @@ def hand_value(hand, with_partner: bool = True) -> int:
     if with_partner:
         value += 25  # the partner's tricks and the kitty
     return value
-
-
-def _trick_winner(trick, trump):
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
-        if card[1] == best[1]:
-            if STRENGTH[card[0]] > STRENGTH[best[0]]:
-                best_seat, best = seat, card
-        elif card[1] == trump:
-            best_seat, best = seat, card
-    return best_seat, best
-
-
-def _beats(card, best, trump):
-    if card[1] == best[1]:
-        return STRENGTH[card[0]] > STRENGTH[best[0]]
-    return card[1] == trump
 
 
 def _cheapest(cards):
@@ -201,7 +186,7 @@ def _lead(deal, seat, hand, legal, calls, trump, seen, options):
 
 def _follow(seat, legal, trick, trump, seen):
     partner = (seat + 2) % 4
-    winner, best = _trick_winner(trick, trump)
+    winner, best = trick_winner(trick, trump, PACK.strength)
     last_to_play = len(trick) == 3
     points = sum(POINTS[c[0]] for _, c in trick)
     if winner == partner:
@@ -211,7 +196,7 @@ def _follow(seat, legal, trick, trump, seen):
             dump = [c for c in legal if c[0] != "A" and c[1] != trump] or \
                 [c for c in legal if c[1] != trump] or legal
             return max(dump, key=lambda c: (POINTS[c[0]], -STRENGTH[c[0]]))
-    winning = [c for c in legal if _beats(c, best, trump)]
+    winning = [c for c in legal if beats(c, best, trump, PACK.strength)]
     if winning and (points > 0 or last_to_play or winner != partner):
         if last_to_play:
             return min(winning, key=lambda c: (c[1] == trump, STRENGTH[c[0]]))

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import random
 
+from ..core import beats
+from ..marjolet import PACK
+
 RANKS = "ATKQJ987"
 STRENGTH = {r: len(RANKS) - i for i, r in enumerate(RANKS)}  # A 8 ... 7 1
 ALL_CARDS = [r + s for s in "SHDC" for r in RANKS]
@@ -19,13 +22,6 @@ END_TRICKS = 6
 
 def _points(card: str) -> int:
     return 10 if card[0] in "AT" else 0
-
-
-def _beats(card: str, led: str, trump: str) -> bool:
-    """Does ``card``, played second, win against ``led``?"""
-    if card[1] == led[1]:
-        return STRENGTH[card[0]] > STRENGTH[led[0]]
-    return card[1] == trump
 
 
 def _keep_value(card: str, hand: list[str], trump: str, deal: dict) -> float:
@@ -60,7 +56,7 @@ def _stock_play(cards: list[str], deal: dict, trump: str) -> str:
         plain = [c for c in cards if c[0] not in "AT"] or cards
         return min(plain, key=lambda c: (keep[c], c))
     led = trick[0][1]
-    winners = [c for c in cards if _beats(c, led, trump)]
+    winners = [c for c in cards if beats(c, led, trump, PACK.strength)]
     if _points(led):
         if winners:
             return min(winners, key=lambda c: (keep[c] - 2 * _points(c), c))
@@ -96,7 +92,7 @@ def _end_play(cards: list[str], deal: dict, seat: int, trump: str) -> str:
         return trumps or list(hand)
 
     def outcome(lead_me: bool, lead_card: str, follow_card: str, mine, theirs, ok_me, ok_them):
-        follower_wins = _beats(follow_card, lead_card, trump)
+        follower_wins = beats(follow_card, lead_card, trump, PACK.strength)
         me_wins = lead_me != follower_wins
         points = _points(lead_card) + _points(follow_card)
         last = not mine
