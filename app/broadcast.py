@@ -13,11 +13,27 @@ from typing import Awaitable, Callable
 
 
 class Broadcaster:
+    #: set by the RoomManager: () -> {code: [seats connected to this process]}
+    local_presence: Callable[[], dict] = staticmethod(lambda: {})
+    #: set by the RoomManager: (origin, entries, replace) for presence of other processes
+    on_presence: Callable[[str, dict, bool], None] = staticmethod(lambda *a: None)
+
     async def start(self, on_remote: Callable[[str, int], Awaitable[None]]) -> None:
         """Begin listening; call ``on_remote(code, seq)`` for events of other processes."""
 
     def published(self, code: str, seq: int) -> None:
         """This process stored event ``seq`` of room ``code`` (must not block)."""
+
+    def presence(self, code: str, seat: int, connected: bool) -> None:
+        """The first connection to ``seat`` arrived at this process, or its last one left."""
+
+    async def present_elsewhere(self, code: str, seat: int) -> bool:
+        """Is a person connected to ``seat`` on another process? (authoritative check)"""
+        return False
+
+    async def ping(self) -> bool | None:
+        """True if the fan-out service is reachable, None if there is none configured."""
+        return None
 
     async def close(self) -> None:
         pass

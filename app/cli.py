@@ -42,8 +42,10 @@ def serve_command(host: str, port: int, migrate: bool) -> int:
         from app.migrate import upgrade
 
         upgrade(settings.database_url)
+    from app import logs
     from app.main import create_app
 
+    logs.configure(settings.log_level)
     uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=settings.ws_max_size,
                 log_level="info")
     return 0

@@ -29,7 +29,9 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    connect_args = {"connect_timeout": 5} if parsed.get_backend_name() == "postgresql" else {}
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20,
+                         connect_args=connect_args)
 
 
 def make_sessions(engine: Engine) -> sessionmaker:

@@ -22,7 +22,8 @@ def make_broadcaster(settings: Settings) -> Broadcaster:
     if settings.redis_url:
         from .redis_broadcast import RedisBroadcaster
 
-        return RedisBroadcaster(settings.redis_url, settings.redis_channel)
+        return RedisBroadcaster(settings.redis_url, settings.redis_channel,
+                                settings.presence_heartbeat)
     return LocalBroadcaster()
 
 
@@ -35,6 +36,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         manager = RoomManager(settings, store, make_broadcaster(settings))
         app.state.store, app.state.rooms = store, manager
         await manager.broadcaster.start(manager.remote_event)
+        manager.start()
         try:
             yield
         finally:
@@ -50,14 +52,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health")
     async def health():
+        """Database and Redis (when configured) reachable: 200, else 503."""
         import asyncio
 
-        ok = True
+        from fastapi.responses import JSONResponse
+
         try:
-            await asyncio.to_thread(app.state.store.ping)
+            await asyncio.wait_for(asyncio.to_thread(app.state.store.ping), timeout=5)
+            database = True
         except Exception:
-            ok = False
-        return {"database": ok}
+            database = False
+        redis = await app.state.rooms.broadcaster.ping()
+        ok = database and redis is not False
+        body = {"ok": ok, "database": database, "redis": redis,
+                "rooms": len(app.state.rooms.rooms)}
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     try:  # the browser pages (app/pages.py: ``install(app)`` or a ``router``), when present
         pages = importlib.import_module("app.pages")

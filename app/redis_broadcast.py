@@ -4,6 +4,16 @@ Only "room CODE stored event SEQ" travels through Redis; the receiving process c
 room up from the database, which stays the single source of truth. When the Redis connection
 drops (a Redis restart), the listener reconnects by itself and then catches up every room it
 holds, so nothing missed meanwhile is lost.
+
+Presence crosses processes too, so that a seat whose person is connected to another process
+is never handed to a bot and every process shows it as connected:
+
+- a notice on the channel when the first connection to a seat arrives at a process or its
+  last one leaves, and a heartbeat every ``heartbeat`` seconds listing every seat connected
+  to this process (receivers forget a process's seats ``PRESENCE_TTL`` seconds after its
+  last word, so a killed process's seats free themselves);
+- a registry for the authoritative check: one sorted set per (room, seat) whose members are
+  process ids scored by the time their presence expires (refreshed by the heartbeat).
 """
 
 from __future__ import annotations
@@ -12,25 +22,34 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 
 from .broadcast import Broadcaster
 
 log = logging.getLogger("cardroom.redis")
 
+PRESENCE_TTL = 15.0
+
 
 class RedisBroadcaster(Broadcaster):
-    def __init__(self, url: str, channel: str = "cardroom:events"):
-        self.url, self.channel = url, channel
+    def __init__(self, url: str, channel: str = "cardroom:events", heartbeat: float = 5.0):
+        self.url, self.channel, self.heartbeat = url, channel, heartbeat
         self.origin = secrets.token_hex(8)
         self.redis = None
         self.task: asyncio.Task | None = None
+        self.beat: asyncio.Task | None = None
         self.ready = asyncio.Event()
+
+    def _key(self, code: str, seat: int) -> str:
+        return f"{self.channel}:presence:{code}:{seat}"
 
     async def start(self, on_remote) -> None:
         import redis.asyncio as redis
 
-        self.redis = redis.from_url(self.url)
+        self.redis = redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=5,
+                                    health_check_interval=10)
         self.task = asyncio.create_task(self._listen(on_remote))
+        self.beat = asyncio.create_task(self._heartbeat())
         try:  # do not hold the start-up for long if Redis is down: the listener retries
             await asyncio.wait_for(self.ready.wait(), timeout=3)
         except asyncio.TimeoutError:
@@ -45,18 +64,26 @@ class RedisBroadcaster(Broadcaster):
                 self.ready.set()
                 delay = 0.2
                 if not first:  # events may have been missed while disconnected
+                    log.warning("Redis fan-out restored; catching up every room")
                     asyncio.create_task(on_remote("*", 0))
+                    asyncio.create_task(self._send_heartbeat())
                 first = False
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
                     try:
                         data = json.loads(message["data"])
-                    except (ValueError, TypeError):
-                        continue
-                    if data.get("origin") == self.origin:
-                        continue
-                    asyncio.create_task(on_remote(str(data["code"]), int(data["seq"])))
+                        origin = data.get("origin")
+                        if origin == self.origin:
+                            continue
+                        if "seq" in data:
+                            asyncio.create_task(on_remote(str(data["code"]), int(data["seq"])))
+                        elif "hb" in data:
+                            self.on_presence(origin, data["hb"], True)
+                        elif "p" in data:
+                            self.on_presence(origin, data["p"], False)
+                    except Exception as error:  # a malformed notice is only logged
+                        log.warning("bad fan-out notice %r: %s", message.get("data"), error)
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
@@ -70,25 +97,83 @@ class RedisBroadcaster(Broadcaster):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
-    def published(self, code: str, seq: int) -> None:
+    def _publish(self, message: dict) -> None:
         if self.redis is None:
             return
-        message = json.dumps({"origin": self.origin, "code": code, "seq": seq})
+        text = json.dumps({"origin": self.origin, **message}, separators=(",", ":"))
 
         async def send():
             try:
-                await self.redis.publish(self.channel, message)
+                await self.redis.publish(self.channel, text)
             except Exception as error:  # the others will catch up from the database later
                 log.warning("Redis publish failed: %s", error)
 
         asyncio.get_running_loop().create_task(send())
 
-    async def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+    def published(self, code: str, seq: int) -> None:
+        self._publish({"code": code, "seq": seq})
+
+    def presence(self, code: str, seat: int, connected: bool) -> None:
+        self._publish({"p": {code: [[seat, connected]]}})
+        if self.redis is None:
+            return
+        key = self._key(code, seat)
+
+        async def register():
             try:
-                await self.task
-            except (asyncio.CancelledError, Exception):
-                pass
+                if connected:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        pipe.zadd(key, {self.origin: time.time() + PRESENCE_TTL})
+                        pipe.expire(key, int(PRESENCE_TTL * 2))
+                        await pipe.execute()
+                else:
+                    await self.redis.zrem(key, self.origin)
+            except Exception as error:
+                log.warning("Redis presence update failed: %s", error)
+
+        asyncio.get_running_loop().create_task(register())
+
+    async def present_elsewhere(self, code: str, seat: int) -> bool:
+        members = await self.redis.zrangebyscore(self._key(code, seat), time.time(), "+inf")
+        return any(m.decode() != self.origin for m in members)
+
+    async def _send_heartbeat(self) -> None:
+        present = self.local_presence()
+        self._publish({"hb": present})
+        if not present:
+            return
+        until = time.time() + PRESENCE_TTL
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for code, seats in present.items():
+                for seat in seats:
+                    key = self._key(code, seat)
+                    pipe.zadd(key, {self.origin: until})
+                    pipe.expire(key, int(PRESENCE_TTL * 2))
+            await pipe.execute()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            try:
+                await self._send_heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("Redis presence heartbeat failed: %s", error)
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await asyncio.wait_for(self.redis.ping(), timeout=2))
+        except Exception:
+            return False
+
+    async def close(self) -> None:
+        for task in (self.task, self.beat):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
         if self.redis is not None:
             await self.redis.aclose()

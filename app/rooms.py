@@ -10,6 +10,7 @@ second process, after a lost race or a failed write.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import re
@@ -18,20 +19,27 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from sqlalchemy import insert
+
 from engine import GAMES, EngineError, IllegalAction, MalformedAction, Match, NotYourTurn
 from engine.bots import BOT_KINDS, bot_for
 
+from . import logs
 from .broadcast import Broadcaster, LocalBroadcaster
 from .history import iso
 from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Room as RoomRow, RoomEvent, Seat
 from .settings import Settings
-from .store import Conflict, Snapshot, StorageError, Store, token_hash
+from .store import Conflict, Snapshot, StorageError, Store, Tail, token_hash
 
 log = logging.getLogger("cardroom.rooms")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CHAT_KEEP = 50
 MISSED_LIMIT = 1000
+#: Seconds a presence notice of another process stays valid without a heartbeat.
+PRESENCE_TTL = 15.0
+_EVENTS = RoomEvent.__table__
+_ACTIONS = ActionRow.__table__
 
 
 class RoomError(Exception):
@@ -76,26 +84,35 @@ class SeatState:
         return self.kind == "bot" or (self.kind == "human" and self.standin)
 
 
-class Connection:
-    """One WebSocket as the room sees it: a seat (or None) and an ordered outgoing queue."""
+def encode(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
-    def __init__(self, send_json):
+
+class Connection:
+    """One WebSocket as the room sees it: a seat (or None) and an ordered outgoing queue of
+    already encoded text frames (a message for several connections is encoded once)."""
+
+    def __init__(self, send_text):
         self.seat: int | None = None
         self.name: str | None = None
         self.queue: asyncio.Queue = asyncio.Queue()
-        self._send_json = send_json
+        self._send_text = send_text
         self.closed = False
 
     def send(self, message: dict) -> None:
         if not self.closed:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(encode(message))
+
+    def send_text(self, text: str) -> None:
+        if not self.closed:
+            self.queue.put_nowait(text)
 
     async def writer(self) -> None:
         while True:
-            message = await self.queue.get()
-            if message is None:
+            text = await self.queue.get()
+            if text is None:
                 return
-            await self._send_json(message)
+            await self._send_text(text)
 
 
 class Room:
@@ -110,6 +127,11 @@ class Room:
         self.driver: asyncio.Task | None = None
         self.last_progress = time.monotonic()
         self._catching = False
+        #: seats connected to other processes: seat -> {process origin: valid until}
+        self.remote: dict[int, dict[str, float]] = {}
+        self.last_used = time.monotonic()
+        self.evicted = False
+        self._broken = False
         self._install(snap)
 
     # -- building from the database --------------------------------------------------------------
@@ -156,8 +178,55 @@ class Room:
 
     # -- public description ----------------------------------------------------------------------
 
-    def connected(self, seat: int) -> bool:
+    def connected_here(self, seat: int) -> bool:
         return any(c.seat == seat for c in self.conns)
+
+    def connected_elsewhere(self, seat: int) -> bool:
+        origins = self.remote.get(seat)
+        if not origins:
+            return False
+        now_ = time.monotonic()
+        return any(until > now_ for until in origins.values())
+
+    def connected(self, seat: int) -> bool:
+        """A person is connected to ``seat`` on this process or (as far as the other
+        processes' presence notices tell) on another one."""
+        return self.connected_here(seat) or self.connected_elsewhere(seat)
+
+    def local_seats(self) -> set[int]:
+        return {c.seat for c in self.conns if c.seat is not None}
+
+    def remote_presence(self, origin: str, seats, replace: bool) -> None:
+        """Another process says which seats of this room are connected to it (``replace``:
+        the full list, from its heartbeat) or that one seat came or went."""
+        before = {i: self.connected(i) for i in range(len(self.seats))}
+        until = time.monotonic() + PRESENCE_TTL
+        if replace:
+            for origins in self.remote.values():
+                origins.pop(origin, None)
+            for seat in seats:
+                self.remote.setdefault(seat, {})[origin] = until
+        else:
+            for seat, present in seats:
+                if present:
+                    self.remote.setdefault(seat, {})[origin] = until
+                else:
+                    self.remote.get(seat, {}).pop(origin, None)
+        for i, was in before.items():
+            if self.connected(i) != was:
+                self._presence(i, not was)
+
+    async def connected_anywhere(self, seat: int) -> bool:
+        """The authoritative check before a seat is handed to a bot: this process, then the
+        shared presence registry of the broadcaster (Redis), then the notices we got."""
+        if self.connected_here(seat):
+            return True
+        try:
+            elsewhere = await self.manager.broadcaster.present_elsewhere(self.code, seat)
+        except Exception as error:  # Redis down: fall back on the notices received
+            logs.event("error", self.code, logging.WARNING, what="presence", error=str(error))
+            elsewhere = None
+        return bool(elsewhere) or self.connected_elsewhere(seat)
 
     def status(self) -> str:
         if self.match is None:
@@ -219,21 +288,31 @@ class Room:
         """Send numbered events to every connection, each built for its own seat."""
         if not events:
             return
+        self.last_used = time.monotonic()
+        if not self.conns:
+            return
         info = self.info()
-        states: dict = {}
+        frames: dict = {}  # seat -> its encoded messages: built and encoded once per seat
+        last = len(events) - 1
         for conn in list(self.conns):
             seat = conn.seat
-            if seat not in states:
-                states[seat] = self.state_for(seat, info)
-            for i, (seq, kind, data) in enumerate(events):
-                message = {"type": "event", "seq": seq, "event": self.event_for(kind, data, seat)}
-                if i == len(events) - 1:
-                    message["state"] = states[seat]
-                conn.send(message)
+            texts = frames.get(seat)
+            if texts is None:
+                texts = []
+                for i, (seq, kind, data) in enumerate(events):
+                    message = {"type": "event", "seq": seq,
+                               "event": self.event_for(kind, data, seat)}
+                    if i == last:
+                        message["state"] = self.state_for(seat, info)
+                    texts.append(encode(message))
+                frames[seat] = texts
+            for text in texts:
+                conn.send_text(text)
 
     def _presence(self, seat: int, connected: bool) -> None:
+        text = encode({"type": "presence", "seat": seat, "connected": connected})
         for conn in list(self.conns):
-            conn.send({"type": "presence", "seat": seat, "connected": connected})
+            conn.send_text(text)
 
     async def _commit(self, events: list[tuple[str, dict]], extra) -> list[tuple[int, str, dict]]:
         """Store ``events`` (and whatever ``extra(session)`` adds) in one transaction, then
@@ -243,21 +322,26 @@ class Room:
 
         def work(session):
             result = extra(session) if extra else None
-            for seq, kind, data in numbered:
-                session.add(RoomEvent(room_id=room_id, seq=seq, kind=kind, data=data))
+            session.execute(insert(_EVENTS), [
+                {"room_id": room_id, "seq": seq, "kind": kind, "data": data}
+                for seq, kind, data in numbered])
             return result
 
         try:
             await asyncio.to_thread(self.store.transact, work)
         except Conflict:
-            log.warning("room %s: lost a race at seq %s; catching up", self.code, numbered[0][0])
+            logs.event("error", self.code, logging.WARNING, what="conflict",
+                       seq=numbered[0][0])
             old = self.seq
             await self.reload()
             await self._deliver_since(old)
             raise RoomError("conflict", "someone acted first; the table was refreshed, try again")
         except StorageError as error:
-            log.error("room %s: storage failed: %s", self.code, error)
-            await self.reload()
+            logs.event("error", self.code, logging.ERROR, what="storage", error=str(error))
+            try:
+                await self.reload()
+            except Exception:  # still down: the replica is stale, rebuilt before next use
+                self._broken = True
             raise RoomError("storage", "the database refused the change; nothing was applied, "
                                        "try again") from None
         self.seq = numbered[-1][0]
@@ -280,22 +364,102 @@ class Room:
         self._deliver([(r.seq, r.kind, r.data) for r in rows])
 
     async def catch_up(self) -> None:
-        """Another process stored events: rebuild and deliver them. Notices that arrive
-        while one catch-up waits are folded into it."""
+        """Another process stored events: load only those (and the rows they need), apply
+        them through the engine and deliver them; rebuild from the database only when they
+        do not follow on from the replica. Notices that arrive while one catch-up waits are
+        folded into it."""
         if self._catching:
             return
         self._catching = True
         async with self.lock:
             self._catching = False
-            old = self.seq
+            await self._catch_up_locked()
+
+    async def _ensure_fresh(self) -> None:
+        """Before acting on a replica a failed write left stale: rebuild it (or refuse)."""
+        if self._broken:
+            try:
+                await self._catch_up_locked()
+            except Exception:
+                raise RoomError("storage", "the database is unreachable; nothing was applied, "
+                                           "try again") from None
+
+    async def _catch_up_locked(self) -> None:
+        old = self.seq
+        if self._broken:
+            await self.reload()
+            self._broken = False
+            await self._deliver_since(old)
+            return
+        tail = await asyncio.to_thread(self.store.tail, self.id, old)
+        if not tail.events:
+            return
+        if self._apply_tail(tail):
+            self._deliver([(e.seq, e.kind, e.data) for e in tail.events])
+            self.poke()
+            logs.event("caught_up", self.code, logging.DEBUG, events=len(tail.events),
+                       seq=self.seq)
+        else:
+            logs.event("rebuilt", self.code, after=old)
             await self.reload()
             await self._deliver_since(old)
+
+    def _apply_tail(self, tail: Tail) -> bool:
+        """Apply stored events in order; False if they do not fit the replica (the caller
+        then rebuilds it, so a half-applied tail never stays)."""
+        for row in tail.events:
+            if row.seq != self.seq + 1:
+                return False
+            kind, data = row.kind, row.data
+            match = self.match
+            if kind == "action":
+                if match is None or data.get("match") != self.match_id \
+                        or data.get("n") != self.action_count \
+                        or data.get("deal") != len(match.deals) - 1:
+                    return False
+                try:
+                    normal = match.apply(data["seat"], data["action"])
+                except EngineError:
+                    return False
+                client_id = tail.client_ids.get((self.match_id, data["n"]))
+                if client_id is not None:
+                    self.client_ids[(data["seat"], client_id)] = {"seq": row.seq,
+                                                                  "action": normal}
+                self.action_count += 1
+            elif kind == "deal":
+                deal = tail.deals.get((data.get("match"), data.get("deal")))
+                if match is None or deal is None or data["match"] != self.match_id \
+                        or data["deal"] != len(match.deals):
+                    return False
+                try:
+                    match.start_deal(list(deal.deck), deal.dealer, deal.kitty)
+                except EngineError:
+                    return False
+            elif kind == "match":
+                self.match = Match(GAMES[self.game], self.options)
+                self.match_id, self.match_number = data["match"], data["number"]
+                self.match_event_seq = row.seq
+                self.action_count = 0
+                self.client_ids = {}
+            elif kind == "seat":
+                if tail.seats is None or len(tail.seats) != len(self.seats):
+                    return False
+                self.seats = [SeatState(kind=s.kind, bot=s.bot, standin=s.standin, name=s.name,
+                                        player_id=s.player_id, token_hash=s.token_hash)
+                              for s in tail.seats]
+            elif kind == "chat":
+                self.chat.append({"seq": row.seq, **data})
+                del self.chat[:-CHAT_KEEP]
+            self.seq = row.seq
+        self.last_progress = time.monotonic()
+        return True
 
     # -- the one path for actions ----------------------------------------------------------------
 
     async def act(self, seat: int, action, client_id: str | None = None) -> dict:
         """Apply, store, broadcast. Returns ``{"seq", "action"}``; raises RoomError."""
         async with self.lock:
+            await self._ensure_fresh()
             if client_id is not None and (seat, client_id) in self.client_ids:
                 return {**self.client_ids[(seat, client_id)], "duplicate": True}
             match = self.match
@@ -316,8 +480,9 @@ class Room:
             summary = deal.summary() if deal.over else None
 
             def extra(session):
-                session.add(ActionRow(match_id=match_id, seq=n, deal_index=deal_index,
-                                      seat=seat, action=normal, client_id=client_id))
+                session.execute(insert(_ACTIONS), [{
+                    "match_id": match_id, "seq": n, "deal_index": deal_index, "seat": seat,
+                    "action": normal, "client_id": client_id}])
                 if scores is not None:
                     row = session.query(DealRow).filter_by(match_id=match_id,
                                                            index=deal_index).one()
@@ -334,6 +499,14 @@ class Room:
                 self.client_ids[(seat, client_id)] = result
             self.last_progress = time.monotonic()
             self._finish(numbered)
+            logs.event("action_stored", self.code, match=match_id, deal=deal_index, n=n,
+                       seat=seat, type=normal.get("type"), seq=result["seq"])
+            if scores is not None:
+                logs.event("deal_ended", self.code, match=match_id, deal=deal_index,
+                           scores=scores, totals=totals)
+            if finished:
+                logs.event("match_ended", self.code, match=match_id, totals=totals,
+                           winners=winners)
             return result
 
     async def _start_deal(self) -> None:
@@ -352,6 +525,8 @@ class Room:
             [("deal", {"match": match_id, "deal": index, "dealer": dealer})], extra)
         self.last_progress = time.monotonic()
         self._finish(numbered)
+        logs.event("deal_dealt", self.code, match=match_id, deal=index, dealer=dealer,
+                   seq=self.seq)
 
     async def _start_match(self) -> None:
         """Every seat is filled: a new match (the first, or a rematch), and its first deal."""
@@ -382,7 +557,11 @@ class Room:
         try:
             await asyncio.to_thread(self.store.transact, extra_with_event)
         except StorageError as error:
-            await self.reload()
+            logs.event("error", self.code, logging.ERROR, what="match_start", error=str(error))
+            try:
+                await self.reload()
+            except Exception:
+                self._broken = True
             code = "conflict" if isinstance(error, Conflict) else "storage"
             raise RoomError(code, "the match could not be started; try again") from None
         self.seq += 1
@@ -392,6 +571,8 @@ class Room:
         self.action_count = 0
         self.client_ids = {}
         self._finish([(self.seq, "match", {"match": holder["id"], "number": number})])
+        logs.event("match_started", self.code, match=holder["id"], number=number,
+                   game=game, seq=self.seq)
         await self._start_deal()
 
     # -- seats -----------------------------------------------------------------------------------
@@ -399,6 +580,7 @@ class Room:
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """A person takes an open seat: returns (seat, secret token)."""
         async with self.lock:
+            await self._ensure_fresh()
             if seat is None:
                 free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
                 if not free:
@@ -425,6 +607,7 @@ class Room:
             self.seats[seat] = SeatState("human", name=name, player_id=holder["player"],
                                          token_hash=hashed)
             self._finish(numbered)
+            logs.event("seat_changed", self.code, seat=seat, seat_kind="human")
             await self._maybe_start()
             return seat, token
 
@@ -455,6 +638,8 @@ class Room:
                        "standin": new.standin})], extra)
         self.seats[seat] = new
         self._finish(numbered)
+        logs.event("seat_changed", self.code, seat=seat, seat_kind=new.kind, bot=new.bot,
+                   standin=new.standin)
 
     async def standin(self, by: int | None, seat, kind) -> None:
         """Hand a seat without a connected person to a bot (kind "rules" or "random")."""
@@ -464,13 +649,15 @@ class Room:
         if kind not in BOT_KINDS:
             raise RoomError("bad_field", f"no bot kind {kind!r} (rules or random)")
         async with self.lock:
+            await self._ensure_fresh()
             if type(seat) is not int or not 0 <= seat < len(self.seats):
                 raise RoomError("bad_field", f"there is no seat {seat!r}")
             state = self.seats[seat]
             if state.kind == "open":
                 await self._set_seat(seat, kind="bot", bot=kind)
                 await self._maybe_start()
-            elif state.kind == "human" and not state.standin and not self.connected(seat):
+            elif state.kind == "human" and not state.standin \
+                    and not await self.connected_anywhere(seat):
                 await self._set_seat(seat, standin=True, bot=kind)
             else:
                 raise RoomError("not_available",
@@ -480,6 +667,7 @@ class Room:
         if by is None:
             raise RoomError("not_seated", "only seated players may start a rematch")
         async with self.lock:
+            await self._ensure_fresh()
             if self.match is None or not self.match.finished:
                 raise RoomError("not_available", "the match is not over")
             await self._start_match()
@@ -495,6 +683,7 @@ class Room:
         if len(text) > self.settings.chat_max:
             raise RoomError("bad_field", f"at most {self.settings.chat_max} characters")
         async with self.lock:
+            await self._ensure_fresh()
             data = {"seat": seat, "name": self.seats[seat].name, "text": text,
                     "time": now().isoformat()}
             numbered = await self._commit([("chat", data)], None)
@@ -506,6 +695,9 @@ class Room:
         """A connection says hello: seat it, send ``welcome`` (missed events + state)."""
         error = None
         async with self.lock:
+            if self.evicted:
+                return False
+            await self._ensure_fresh()
             seat = None
             if token is not None:
                 seat = self.seat_of_token(token) if isinstance(token, str) else None
@@ -524,7 +716,11 @@ class Room:
                 missed = [{"seq": r.seq, "event": self.event_for(r.kind, r.data, seat)}
                           for r in rows]
             was_connected = seat is not None and self.connected(seat)
+            was_here = seat is not None and self.connected_here(seat)
             self.conns.add(conn)
+            self.last_used = time.monotonic()
+            if seat is not None and not was_here:
+                self.manager.broadcaster.presence(self.code, seat, True)
             conn.send({"type": "welcome", "seq": self.seq, "state": self.state_for(seat),
                        "missed": missed})
             if seat is not None and not was_connected:
@@ -536,13 +732,17 @@ class Room:
                     conn.send({"type": "error", "code": failure.code,
                                "message": failure.message})
         self.ensure_driver()
+        return True
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
         self.conns.discard(conn)
         conn.queue.put_nowait(None)
-        if conn.seat is not None and not self.connected(conn.seat):
-            self._presence(conn.seat, False)
+        self.last_used = time.monotonic()
+        if conn.seat is not None and not self.connected_here(conn.seat):
+            self.manager.broadcaster.presence(self.code, conn.seat, False)
+            if not self.connected_elsewhere(conn.seat):
+                self._presence(conn.seat, False)
 
     # -- bots, deals and the turn timer ----------------------------------------------------------
 
@@ -599,6 +799,7 @@ class Room:
     async def _step(self, what: str, seat: int | None) -> None:
         if what == "deal":
             async with self.lock:
+                await self._ensure_fresh()
                 if self.match is not None and self.match.current is None \
                         and not self.match.finished:
                     await self._start_deal()
@@ -619,6 +820,61 @@ class RoomManager:
         self.broadcaster = broadcaster or LocalBroadcaster()
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        self._sweeper: asyncio.Task | None = None
+        self.broadcaster.local_presence = self.local_presence
+        self.broadcaster.on_presence = self.remote_presence
+
+    def start(self) -> None:
+        """Background upkeep: evict idle rooms."""
+        if self.settings.room_idle > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    def local_presence(self) -> dict[str, list[int]]:
+        """The seats connected to this process, by room (the presence heartbeat)."""
+        out = {}
+        for code, room in self.rooms.items():
+            seats = room.local_seats()
+            if seats:
+                out[code] = sorted(seats)
+        return out
+
+    def remote_presence(self, origin: str, entries: dict, replace: bool) -> None:
+        """Presence of another process: ``entries`` = {code: seats} (heartbeat, ``replace``)
+        or {code: [[seat, connected], ...]} (a change)."""
+        if replace:
+            for code, room in self.rooms.items():
+                room.remote_presence(origin, entries.get(code, []), True)
+        else:
+            for code, changes in entries.items():
+                room = self.rooms.get(code)
+                if room is not None:
+                    room.remote_presence(origin, changes, False)
+
+    def idle(self, room: Room, now_: float) -> bool:
+        return (not room.conns and not room.lock.locked() and room._plan() is None
+                and now_ - max(room.last_used, room.last_progress) > self.settings.room_idle)
+
+    async def _sweep(self) -> None:
+        """Forget rooms nobody watches and nothing drives for ``room_idle`` seconds: they
+        are rebuilt from the database on next use."""
+        period = max(1.0, min(60.0, self.settings.room_idle / 4))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                now_ = time.monotonic()
+                for code, room in list(self.rooms.items()):
+                    if self.idle(room, now_):
+                        self.evict(room)
+            except Exception:
+                log.exception("sweeping idle rooms failed")
+
+    def evict(self, room: Room) -> None:
+        room.evicted = True
+        if room.driver is not None:
+            room.driver.cancel()
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        logs.event("room_evicted", room.code, seq=room.seq)
 
     async def get(self, code: str) -> Room | None:
         code = (code or "").upper()
@@ -634,6 +890,7 @@ class RoomManager:
                 room = Room(self, snap)
                 self.rooms[code] = room
                 room.ensure_driver()
+                logs.event("room_loaded", code, seq=room.seq, match=room.match_id)
         return room
 
     async def create(self, game: str, options: dict, seats: list[tuple[str, str | None]],
@@ -656,6 +913,8 @@ class RoomManager:
             code = await asyncio.to_thread(self.store.transact, work)
         except StorageError:
             raise RoomError("storage", "the room could not be stored; try again") from None
+        logs.event("room_created", code, game=game, seats=[k if b is None else f"{k}:{b}"
+                                                          for k, b in seats])
         room = await self.get(code)
         if all(kind == "bot" for kind, _ in seats):
             async with room.lock:
@@ -673,6 +932,8 @@ class RoomManager:
                     log.exception("room %s: catching up failed", room.code)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             if room.driver is not None:
                 room.driver.cancel()

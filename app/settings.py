@@ -28,3 +28,10 @@ class Settings(BaseSettings):
     turn_timer: float | None = None
     #: Chat line length limit.
     chat_max: int = 300
+    #: Seconds after which a room nobody is connected to and nothing drives is dropped from
+    #: memory (rebuilt from the database on next use); 0: never.
+    room_idle: float = 600.0
+    #: Level of the structured room log (JSON lines on standard error under ``cardroom serve``).
+    log_level: str = "INFO"
+    #: Seconds between the presence heartbeats each process sends through Redis.
+    presence_heartbeat: float = 5.0

@@ -42,6 +42,16 @@ class Snapshot:
     chat: list[RoomEvent] = field(default_factory=list)
 
 
+@dataclass
+class Tail:
+    """Events stored after a given number, with what applying them needs."""
+
+    events: list[RoomEvent]
+    deals: dict = field(default_factory=dict)       # (match id, deal index) -> DealRow
+    client_ids: dict = field(default_factory=dict)  # (match id, action seq) -> client id
+    seats: list[Seat] | None = None
+
+
 class Store:
     def __init__(self, url: str):
         self.url = url
@@ -119,6 +129,38 @@ class Store:
                 select(RoomEvent).where(RoomEvent.room_id == room.id, RoomEvent.kind == "chat")
                 .order_by(RoomEvent.seq.desc()).limit(50)))))
             return snap
+
+    def tail(self, room_id: int, after: int) -> "Tail":
+        """What a room stored after event ``after``: the events, and the rows they need to be
+        applied incrementally (the packs of new deals, the client ids of new actions, the
+        seats if a seat changed). Each event is stored in the same transaction as its rows, so
+        rows read after the events are there."""
+        with self.sessions() as session:
+            events = list(session.scalars(
+                select(RoomEvent).where(RoomEvent.room_id == room_id, RoomEvent.seq > after)
+                .order_by(RoomEvent.seq)))
+            tail = Tail(events=events)
+            if not events:
+                return tail
+            deal_refs = {(e.data.get("match"), e.data.get("deal"))
+                         for e in events if e.kind == "deal"}
+            for match_id in {m for m, _ in deal_refs}:
+                indexes = [d for m, d in deal_refs if m == match_id]
+                for row in session.scalars(select(DealRow).where(
+                        DealRow.match_id == match_id, DealRow.index.in_(indexes))):
+                    tail.deals[(row.match_id, row.index)] = row
+            action_refs = [(e.data.get("match"), e.data.get("n"))
+                           for e in events if e.kind == "action"]
+            for match_id in {m for m, _ in action_refs}:
+                first = min(n for m, n in action_refs if m == match_id and n is not None)
+                for row in session.execute(select(ActionRow.seq, ActionRow.client_id).where(
+                        ActionRow.match_id == match_id, ActionRow.seq >= first,
+                        ActionRow.client_id.is_not(None))):
+                    tail.client_ids[(match_id, row.seq)] = row.client_id
+            if any(e.kind == "seat" for e in events):
+                tail.seats = list(session.scalars(
+                    select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat)))
+            return tail
 
     def events(self, room_id: int, after: int, upto: int) -> list[RoomEvent]:
         with self.sessions() as session:

@@ -51,7 +51,7 @@ async def table(websocket: WebSocket, code: str):
         await websocket.send_json(error("no_room", f"there is no room {code!r}"))
         await websocket.close(code=4404)
         return
-    conn = Connection(websocket.send_json)
+    conn = Connection(websocket.send_text)
     writer = asyncio.create_task(conn.writer())
     bucket = Bucket(settings.rate)
     greeted = False
@@ -104,7 +104,13 @@ async def table(websocket: WebSocket, code: str):
                     conn.send(error("bad_field", "hello was already said"))
                     continue
                 token = data.get("token")
-                await room.attach(conn, token, data.get("since"))
+                while not await room.attach(conn, token, data.get("since")):
+                    room = await manager.get(code)  # it was evicted meanwhile: load it again
+                    if room is None:
+                        break
+                if room is None:
+                    await websocket.close(code=4404)
+                    return
                 greeted = True
                 continue
             if not greeted:
@@ -119,7 +125,8 @@ async def table(websocket: WebSocket, code: str):
     except Exception:
         log.exception("room %s: connection failed", code)
     finally:
-        room.detach(conn)
+        if room is not None:
+            room.detach(conn)
         try:
             await asyncio.wait_for(writer, timeout=1)
         except (asyncio.TimeoutError, Exception):
