@@ -10,7 +10,8 @@ function seatBadges(m, s) {
   const badges = [];
   if (d && d.dealer === s) badges.push(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")));
   if (m.game === "big_mariage") badges.push(el("span", { class: "badge team team" + (s % 2), title: t("seat.team", { n: s % 2 === 0 ? "A" : "B" }) }, s % 2 === 0 ? "A" : "B"));
-  if (info.kind === "bot" || info.standin) badges.push(el("span", { class: "badge bot", title: info.standin ? t("seat.standin") : t("seat.bot") }, t("seat.bot_short")));
+  if (info.standin) badges.push(el("span", { class: "badge standin", title: t("seat.standin"), "data-testid": "standin-badge-" + s }, t("seat.standin_short")));
+  else if (info.kind === "bot") badges.push(el("span", { class: "badge bot", title: t("seat.bot") }, t("seat.bot_short")));
   if (!m.replay && info.kind === "human") badges.push(el("span", { class: "dot " + (info.connected ? "on" : "off"), title: info.connected ? t("seat.connected") : t("seat.disconnected"), "data-testid": "presence-" + s }));
   if (info.kind === "open") badges.push(el("span", { class: "badge open" }, t("seat.open")));
   return badges;

@@ -1,6 +1,6 @@
 // The live table: WebSocket client (docs/protocol.md), seat token in localStorage, rendering
 // from the server's STATE only, and the controls for whatever `moves` allows.
-import { t, el, cardEl, cardText, cardsText, SUIT_SYMBOL, suitName, positions } from "./common.js";
+import { t, el, cardEl, cardText, cardsText, cardName, SUIT_SYMBOL, suitName, positions, errorText, reasonText } from "./common.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 import { renderSheet } from "./sheet.js";
 
@@ -29,6 +29,20 @@ function toast(text, kind = "error") {
   box.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+// Screen readers: one polite live region gets short sentences (whose turn, who played what, who
+// won the trick, who left or came back); several in one moment are read together.
+let pending = [], lastStatus = "";
+function announce(text) {
+  if (!text) return;
+  pending.push(text);
+  if (pending.length > 1) return;
+  setTimeout(() => {
+    const box = $("announce");
+    box.textContent = pending.join(" ");
+    pending = [];
+  }, 0);
 }
 
 function setConn(status) {
@@ -88,6 +102,7 @@ function onMessage(msg) {
     case "event":
       seq = msg.seq;
       if (msg.event && msg.event.kind === "chat") { chatLines.set(msg.seq, { seq: msg.seq, ...msg.event }); if (state && !msg.state) drawChat(); }
+      if (msg.event && state) announceEvent(msg.event);
       if (msg.state) enqueue(msg.state, false);
       break;
     case "presence":
@@ -99,11 +114,26 @@ function onMessage(msg) {
       break;
     case "error":
       if (msg.code === "bad_token") saveSeat(null);
-      toast(t("error." + msg.code) === "error." + msg.code ? msg.message : t("error." + msg.code) + (msg.message ? " — " + msg.message : ""));
+      toast(errorText(msg.code, msg.message));
       break;
     default:
       break;
   }
+}
+
+function announceEvent(ev) {
+  const seats = state.room.seats;
+  const nameOf = (s) => (seats[s] && seats[s].name) || t("lobby.seat_n", { n: s + 1 });
+  if (ev.kind === "action" && ev.action && ev.action.type === "play" && ev.action.card && ev.seat !== state.you.seat) {
+    announce(t("announce.played", { name: nameOf(ev.seat), card: cardName(ev.action.card) }));
+  } else if (ev.kind === "seat") {
+    const before = seats[ev.seat] || {};
+    if (ev.standin) announce(t("announce.standin", { name: ev.name || nameOf(ev.seat) }));
+    else if (ev.seat_kind === "bot") announce(t("announce.bot_seat", { n: ev.seat + 1 }));
+    else if (before.standin) announce(t("announce.back", { name: ev.name || nameOf(ev.seat) }));
+    else if (before.kind === "open") announce(t("announce.joined", { name: ev.name, n: ev.seat + 1 }));
+  } else if (ev.kind === "deal") announce(t("announce.new_deal"));
+  else if (ev.kind === "match" && ev.number > 1) announce(t("announce.new_match"));
 }
 
 // -- state queue: a finished trick stays in the middle for a moment ------------------------------
@@ -130,7 +160,9 @@ function pump() {
     const [pd, pw] = (prev || "x:x").split(":");
     const [nd, nw] = (key || "y:y").split(":");
     state = next;
-    if (!reset && prev && pd === nd && Number(nw) > Number(pw) && next.match.deal.last_trick && HOLD > 0) {
+    const trickDone = !reset && prev && pd === nd && Number(nw) > Number(pw) && next.match.deal.last_trick;
+    if (trickDone && next.match.deal.last_trick.winner !== undefined) announce(t("announce.trick", { name: names()[next.match.deal.last_trick.winner] }));
+    if (trickDone && HOLD > 0) {
       holding = { trick: next.match.deal.last_trick };
       draw();
       holding.timer = setTimeout(() => { holding = null; pump(); draw(); }, HOLD);
@@ -152,9 +184,33 @@ function model() {
   };
 }
 
+// The hand and the controls are rebuilt from each state: keep the keyboard focus where it was
+// (the same card, else its neighbour; the same control), so a keyboard player never loses place.
+function focusKey() {
+  const a = document.activeElement;
+  if (!a || !(a.closest("#hand") || a.closest("#actions"))) return null;
+  if (a.dataset.card && a.closest("#hand")) return { card: a.dataset.card, index: [...a.parentNode.children].indexOf(a) };
+  if (a.dataset.testid) return { testid: a.dataset.testid };
+  return null;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  let target = null;
+  if (key.card) {
+    target = document.querySelector(`#hand .card[data-card="${key.card}"]`);
+    if (!target) { const cards = document.querySelectorAll("#hand .card"); target = cards[Math.min(key.index, cards.length - 1)] || null; }
+  } else target = document.querySelector(`#actions [data-testid="${key.testid}"]`);
+  if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+}
+
 function draw() {
   if (!state) return;
+  const keep = focusKey();
   room = state.room;
+  const timer = $("turn-timer");
+  timer.hidden = !room.turn_timer;
+  timer.textContent = room.turn_timer ? t("table.turn_timer", { n: room.turn_timer }) : "";
   const m = model();
   const felt = $("felt");
   renderSeats(felt, m);
@@ -169,6 +225,7 @@ function draw() {
   drawActions();
   drawSheet();
   drawChat();
+  restoreFocus(keep);
 }
 
 function drawJoin() {
@@ -211,20 +268,27 @@ function drawHand() {
   hand.forEach((card) => {
     const c = cardEl(card, { button: true });
     const legal = playable.has(card) || selectable.has(card);
+    const words = [cardName(card)];
     c.classList.add(legal ? "playable" : "unplayable");
-    if (!legal) c.setAttribute("aria-disabled", "true");
-    if (selected.has(card) || giveCard === card || callCard === card) c.classList.add("selected");
-    if (showReceived && received.has(card)) c.classList.add("received");
-    if (kitty.has(card)) c.classList.add("kitty");
+    if (!legal) { c.setAttribute("aria-disabled", "true"); if (moves.play || moves.pass || moves.give) words.push(t("card.not_playable")); }
+    const isSelected = selected.has(card) || giveCard === card || callCard === card;
+    if (isSelected) c.classList.add("selected");
+    if (selectable.size || (moves.trump && moves.trump.includes(card))) c.setAttribute("aria-pressed", String(isSelected));
+    if (showReceived && received.has(card)) { c.classList.add("received"); words.push(t("card.received_mark")); }
+    if (kitty.has(card)) { c.classList.add("kitty"); words.push(t("card.kitty_mark")); }
+    c.setAttribute("aria-label", words.join(", "));
     if (declared.has(card)) c.classList.add("shown");
     if (moves.trump && moves.trump.includes(card)) { c.classList.add("can-call"); c.dataset.call = "1"; c.title = t("bm.can_call"); }
     c.addEventListener("click", () => onCard(card, moves));
     c.addEventListener("keydown", (ev) => {
-      if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
-        const sib = ev.key === "ArrowRight" ? c.nextElementSibling : c.previousElementSibling;
-        if (sib) sib.focus();
-        ev.preventDefault();
-      }
+      let target = null;
+      if (ev.key === "ArrowRight") target = c.nextElementSibling;
+      else if (ev.key === "ArrowLeft") target = c.previousElementSibling;
+      else if (ev.key === "Home") target = row.firstElementChild;
+      else if (ev.key === "End") target = row.lastElementChild;
+      else return;
+      if (target) target.focus();
+      ev.preventDefault();
     });
     row.append(c);
   });
@@ -271,6 +335,32 @@ function stepper(values, current, onChange, testid) {
     el("button", { type: "button", class: "button", onclick: () => set(i + 4) }, "+20"));
 }
 
+let lastOver = "";
+
+// Stand-ins (docs/protocol.md `standin`): a seated person may hand a free seat, or the seat of
+// someone who is away, to a bot; the person who comes back takes it back (the server does that).
+function drawStandins(line) {
+  const me = state.you.seat;
+  for (const info of state.room.seats) {
+    const s = info.seat;
+    if (s === me) continue;
+    const name = info.name || t("lobby.seat_n", { n: s + 1 });
+    if (info.kind === "human" && info.standin) {
+      line(el("span", { class: "note standin-note", "data-testid": "standin-note-" + s }, t("standin.playing", { name })));
+      continue;
+    }
+    if (me === null) continue;
+    const away = info.kind === "human" && !info.connected;
+    if (info.kind !== "open" && !away) continue;
+    const ask = (bot) => () => send({ type: "standin", seat: s, bot });
+    const label = (bot) => (away ? t(`standin.${bot}_for`, { name }) : t(`standin.seat_${bot}`, { n: s + 1 }));
+    line(el("div", { class: "standin-box", role: "group", "aria-label": away ? t("standin.away", { name }) : t("standin.free", { n: s + 1 }), "data-testid": "standin-box-" + s },
+      el("span", { class: "note" }, away ? t("standin.away", { name }) : t("standin.free", { n: s + 1 })),
+      el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-rules`, onclick: ask("rules") }, label("rules")),
+      el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-random`, onclick: ask("random") }, label("random"))));
+  }
+}
+
 function drawActions() {
   const box = $("actions");
   box.replaceChildren();
@@ -282,13 +372,19 @@ function drawActions() {
   const line = (...c) => box.append(el("div", { class: "action-line" }, ...c));
 
   if (m && m.finished) {
+    lastStatus = "";
     const winners = m.winners.map((w) => (m.teams ? t("team_of", { a: nm[w], b: nm[w + 2] }) : nm[w]));
-    line(el("p", { class: "banner match-over", "data-testid": "match-over" }, t("table.match_over", { names: winners.join(", ") })));
+    const over = t("table.match_over", { names: winners.join(", ") });
+    if (lastOver !== m.deals.length + ":" + over) { lastOver = m.deals.length + ":" + over; announce(over); }
+    line(el("p", { class: "banner match-over", "data-testid": "match-over" }, over));
     if (me !== null) line(el("button", { type: "button", class: "button primary", "data-testid": "rematch", onclick: () => send({ type: "rematch" }) }, t("table.rematch")));
     return;
   }
   const mine = me !== null && Object.keys(moves).length > 0;
-  box.append(el("p", { class: "status" + (mine ? " yours" : ""), "data-testid": "status" }, mine ? t("table.your_turn") : waitingText()));
+  const status = mine ? t("table.your_turn") : waitingText();
+  box.append(el("p", { class: "status" + (mine ? " yours" : ""), "data-testid": "status" }, status));
+  if (status !== lastStatus) { lastStatus = status; if (mine || !m) announce(status); }
+  drawStandins(line);
   if (!d) return;
 
   // Black Maria: passing, and the three received.
@@ -417,7 +513,7 @@ $("seat-form").addEventListener("submit", async (ev) => {
   localStorage.setItem("cardroom.name", name);
   const r = await fetch(`/api/rooms/${code}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: Number.isInteger(wanted) ? wanted : null }) });
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) { $("join-error").textContent = body.detail ? String(body.detail) : t("error.generic"); return; }
+  if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + (typeof body.detail === "string" ? reasonText(body.detail) : t("error.generic")); return; }
   saveSeat({ token: body.token, seat: body.seat, name });
   reconnectNow();
 });
@@ -449,5 +545,5 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "s" || ev.key === "S") $("toggle-sheet").click();
 });
 
-window.cardroomTable = { get state() { return state; }, get seq() { return seq; }, reconnectNow };
+window.cardroomTable = { get state() { return state; }, get seq() { return seq; }, reconnectNow, send };
 connect();

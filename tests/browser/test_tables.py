@@ -53,6 +53,7 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     page.fill("#create-name", "Anna")
     page.select_option("select[data-seat='1']", "bot:rules")
     page.select_option("select[data-seat='2']", "bot:random")
+    assert page.input_value("[data-testid=turn-timer-select]") == ""  # off by default
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden])")
     code = page.text_content("#created-code")
@@ -63,6 +64,7 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     # Passing: three cards to the right, then the three received are shown.
     page.wait_for_selector("[data-testid=pass-button]")
     assert page.locator(".hand-row .card").count() == 17
+    assert page.is_hidden("[data-testid=turn-timer]")
     assert page.is_disabled("[data-testid=pass-button]")
     shot(page, "black-maria-pass-laptop")
     for i in range(3):
@@ -122,13 +124,24 @@ def test_marjolet_two_players_declaration_and_end_phase(live, new_page):
     sit(b, live, code, "Boris", 1)
     a.wait_for_selector("[data-testid=stock]")
     shot(a, "marjolet-start-laptop")
-    declared = end_seen = False
-    deadline = time.monotonic() + 90
+    declared = end_seen = exchanged = False
+    deadline = time.monotonic() + 150
     deals_done = 0
-    while not (declared and end_seen and deals_done >= 1):
-        assert time.monotonic() < deadline, f"declared={declared} end_phase={end_seen}"
+    # The dix exchange is offered only to the holder of the 7 of trumps who wins a stock trick
+    # while the turn-up lies on the table: loop over deals until it has been offered and used.
+    while not (declared and end_seen and exchanged and deals_done >= 1):
+        assert time.monotonic() < deadline and deals_done < 6, \
+            f"declared={declared} end_phase={end_seen} exchanged={exchanged} deals={deals_done}"
         for p in (a, b):
-            if p.locator("[data-testid=declare]").count():
+            if p.locator("[data-testid=exchange]").count():
+                trump = p.evaluate("window.cardroomTable.state.match.deal.trump")
+                if try_click(p.locator("[data-testid=exchange]")):
+                    # the dix now lies face up as the turn-up, and the table says who exchanged
+                    p.wait_for_selector(f"[data-testid=stock] .turnup .card[data-card='7{trump}']")
+                    if not exchanged:
+                        shot(p, "marjolet-exchanged")
+                    exchanged = True
+            elif p.locator("[data-testid=declare]").count():
                 if try_click(p.locator("[data-testid=declare]").first):
                     p.wait_for_selector("[data-testid^=declared-] .card")
                     if not declared:

@@ -1,0 +1,357 @@
+"""Stand-ins, rematch, the turn timer, translated refusals, keyboard and screen readers, and the
+layout of every table on a phone and a laptop (see conftest.py for the set-up)."""
+
+from __future__ import annotations
+
+import ast
+import re
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .conftest import LAPTOP, PHONE, shot
+from .test_tables import create_room, my_turn, play_first_legal, sit, try_click
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+LAPTOP_800 = {"width": 1280, "height": 800}
+STATE = "window.cardroomTable && window.cardroomTable.state"
+
+
+def state(page) -> dict:
+    return page.evaluate(STATE)
+
+
+def wait_state(page, expression: str, timeout: float = 15000) -> None:
+    """Wait until a JavaScript condition on the table's current STATE `s` holds."""
+    page.wait_for_function(f"(() => {{ const s = {STATE}; return !!(s && ({expression})); }})()",
+                           timeout=timeout)
+
+
+# -- stand-ins -----------------------------------------------------------------------------------
+
+def test_standin_for_someone_away_and_their_return(live, new_page):
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"])
+    a, b = new_page(), new_page(PHONE)
+    sit(a, live, code, "Anna", 0)
+    sit(b, live, code, "Boris", 1)
+    a.wait_for_selector("[data-testid=pass-button]")
+    assert a.locator("[data-testid^=standin-box-]").count() == 0  # everybody is here
+
+    b.goto("about:blank")  # Boris's connection drops
+    a.wait_for_selector("[data-testid=presence-1].off")
+    box = a.locator("[data-testid=standin-box-1]")
+    box.wait_for()
+    assert "Boris" in box.text_content()
+    shot(a, "standin-offered-laptop")
+    a.click("[data-testid=standin-1-rules]")
+    a.wait_for_selector("[data-testid=standin-badge-1]")
+    a.wait_for_selector("[data-testid=standin-note-1]")
+    assert a.locator("[data-testid^=standin-box-]").count() == 0
+    wait_state(a, "s.room.seats[1].standin && s.room.seats[1].bot === 'rules'")
+    # the bot plays Boris's part: his three cards are passed without him
+    wait_state(a, "s.match.deal.passed[1]")
+    a.wait_for_function("document.querySelector('[data-testid=announce]').textContent.includes('Boris')")
+    shot(a, "standin-playing-laptop")
+
+    # Boris comes back (same browser, same seat token): he takes his seat back at once.
+    b.goto(f"{live.http}/r/{code}")
+    b.wait_for_selector(".seat.me[data-seat='1']")
+    a.wait_for_selector("[data-testid=standin-badge-1]", state="detached")
+    a.wait_for_selector("[data-testid=presence-1].on")
+    assert a.locator("[data-testid=standin-note-1]").count() == 0
+    wait_state(b, "!s.room.seats[1].standin && s.you.seat === 1")
+    assert b.locator(".hand-row .card").count() > 0
+    assert b.locator("[data-testid^=standin-box-]").count() == 0
+    assert not a.errors and not b.errors
+
+
+def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"], {"target": 1})
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    # seat 2 (index 1) is free: hand it to the random bot, and the match starts
+    page.click("[data-testid=standin-1-random]")
+    page.wait_for_selector("[data-testid=pass-button]")
+    first = state(page)
+    assert first["room"]["seats"][1]["kind"] == "bot" and first["room"]["seats"][1]["bot"] == "random"
+    assert first["room"]["match"]["number"] == 1
+
+    deadline = time.monotonic() + 60
+    while not page.locator("[data-testid=match-over]").count():
+        assert time.monotonic() < deadline, "the match (target 1) did not end after a deal"
+        if page.locator("[data-testid=pass-button]").count():
+            cards = page.locator(".hand-row .card.playable")
+            for i in range(3):
+                cards.nth(i).click()
+            try_click(page.locator("[data-testid=pass-button]"))
+        elif my_turn(page):
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+    shot(page, "black-maria-match-over-laptop")
+    seats_before = [(s["name"], s["kind"], s["bot"]) for s in state(page)["room"]["seats"]]
+    page.click("[data-testid=rematch]")
+    wait_state(page, "s.room.match.number === 2 && s.match && !s.match.finished")
+    page.wait_for_selector("[data-testid=pass-button]")
+    after = state(page)
+    assert [(s["name"], s["kind"], s["bot"]) for s in after["room"]["seats"]] == seats_before
+    assert after["you"]["seat"] == 0 and after["match"]["deals"] == [] or \
+        all(not d.get("over") for d in after["match"]["deals"])
+    assert page.locator("[data-testid=match-over]").count() == 0
+    assert page.locator(".hand-row .card").count() == 17
+    assert not page.errors
+
+
+# -- turn timer ----------------------------------------------------------------------------------
+
+def test_lobby_turn_timer_shown_at_the_table(live, new_page):
+    page = new_page()
+    page.goto(live.http + "/")
+    page.check("input[value=marjolet]")
+    page.fill("#create-name", "Anna")
+    page.select_option("[data-testid=turn-timer-select]", "30")
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    code = page.text_content("#created-code")
+    assert httpx.get(f"{live.http}/api/rooms/{code}").json()["turn_timer"] == 30
+    page.click("#go-table")
+    page.wait_for_selector("[data-testid=turn-timer]:not([hidden])")
+    assert "30 s" in page.text_content("[data-testid=turn-timer]")
+
+
+# -- refusals in Russian -------------------------------------------------------------------------
+
+def engine_refusals() -> list[str]:
+    """Every IllegalAction/NotYourTurn sentence in engine/*.py, with sample values filled in."""
+    def sample(node) -> str:
+        text = ast.unparse(node)
+        if "SUIT_NAMES" in text:
+            return "hearts"
+        if "dix" in text:
+            return "7H"
+        if text in ("card",):
+            return "QS"
+        if text == "what":
+            return "bid"
+        if text == "kind":
+            return "declare"
+        return "5"
+
+    def strings(node) -> list[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [node.value]
+        if isinstance(node, ast.JoinedStr):
+            return ["".join(v.value if isinstance(v, ast.Constant) else sample(v.value)
+                            for v in node.values)]
+        if isinstance(node, ast.IfExp):
+            return strings(node.body) + strings(node.orelse)
+        return []
+
+    found = []
+    for path in sorted((ROOT / "engine").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
+                    "IllegalAction", "NotYourTurn") and node.args:
+                found += strings(node.args[0])
+    assert len(found) >= 30, found
+    return found
+
+
+def test_refusals_are_translated_in_russian(live, new_page):
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page(locale="ru-RU")
+    sit(page, live, code, "Анна", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    messages = engine_refusals() + ["seat 1 is taken", "every seat is taken",
+                                    "the match is not over", "spectators cannot chat"]
+    out = page.evaluate("""async (messages) => {
+        const m = await import('/static/js/common.js');
+        return messages.map((x) => m.reasonText(x));
+    }""", messages)
+    untranslated = [(en, ru) for en, ru in zip(messages, out) if re.search("[a-z]{3,}", ru)]
+    assert not untranslated, untranslated
+    assert "нужно ходить в масть (червы)" in out
+    assert "место 2 уже занято" in out  # seats are counted from 1 on the page
+    # A real refusal from the server: passing again once the play has begun.
+    for i in range(3):
+        page.locator(".hand-row .card.playable").nth(i).click()
+    page.click("[data-testid=pass-button]")
+    wait_state(page, "s.match.deal.phase === 'play'")
+    page.wait_for_selector("[data-testid=status].yours")
+    page.evaluate("(cards) => window.cardroomTable.send({type: 'action', id: 'again-1', "
+                  "action: {type: 'pass', cards}})", state(page)["match"]["deal"]["hands"][0][:3])
+    toast = page.locator("#toast")
+    toast.wait_for()
+    text = toast.text_content()
+    assert text.startswith("Так нельзя — "), text
+    assert "передача карт уже закончена" in text, text
+    assert not re.search("[a-z]{3,}", text), text
+    shot(page, "refusal-ru-laptop")
+    assert not page.errors
+
+
+# -- keyboard and screen readers -----------------------------------------------------------------
+
+RU_CARD = re.compile(r"^(туз|король|дама|валет|десятка|девятка|восьмёрка|семёрка|шестёрка|"
+                     r"пятёрка|четвёрка|тройка|двойка) (пик|червей|бубён|треф)")
+
+
+def focused(page) -> dict:
+    return page.evaluate("""() => { const a = document.activeElement; const st = getComputedStyle(a);
+        return {card: a.dataset.card || null, testid: a.dataset.testid || null, tag: a.tagName,
+                outline: st.outlineStyle, width: parseFloat(st.outlineWidth)}; }""")
+
+
+def tab_until(page, predicate, key="Tab", limit=80) -> dict:
+    for _ in range(limit):
+        page.keyboard.press(key)
+        now = focused(page)
+        if predicate(now):
+            return now
+    raise AssertionError("not reachable with the keyboard")
+
+
+def test_keyboard_only_pass_and_play_with_russian_labels(live, new_page):
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:random"])
+    page = new_page(locale="ru-RU")
+    page.goto(f"{live.http}/r/{code}")
+    page.fill("#seat-name", "Анна")
+    page.focus("[data-testid=take-seat-0]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=pass-button]")
+    labels = page.locator(".hand-row .card").evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
+    assert len(labels) == 17 and all(RU_CARD.match(x) for x in labels), labels
+    trick_labels = page.locator(".seat-cards .card").evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
+    assert set(trick_labels) == {"карта рубашкой вверх"}
+
+    # Tab reaches the hand; focus is visible; Enter selects, the arrows move, focus stays put.
+    first = tab_until(page, lambda f: f["card"] is not None)
+    assert first["outline"] != "none" and first["width"] >= 2, first
+    picked = []
+    for i in range(3):
+        if i:
+            page.keyboard.press("ArrowRight")
+        picked.append(focused(page)["card"])
+        page.keyboard.press("Enter")
+        assert focused(page)["card"] == picked[-1], "focus lost after the hand was redrawn"
+        assert page.get_attribute(f".hand-row .card[data-card='{picked[-1]}']", "aria-pressed") == "true"
+    shot(page, "keyboard-pass-ru-laptop")
+    tab_until(page, lambda f: f["testid"] == "pass-button", key="Shift+Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=received] .cardtext")
+    # the received cards carry a word for screen readers, not only the star
+    marked = page.locator(".hand-row .card.received").evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
+    assert len(marked) == 3 and all(x.endswith("получена") for x in marked), marked
+
+    # Play a card with the keyboard alone when it is our turn; the live region speaks.
+    page.wait_for_selector("[data-testid=status].yours")
+    page.wait_for_function("document.querySelector('[data-testid=announce]').textContent.length > 0")
+    before = page.locator(".hand-row .card").count()
+    legal = set(state(page)["match"]["moves"]["play"])
+    page.focus(".hand-row .card:first-child")
+    page.keyboard.press("Home")
+    card = focused(page)
+    for _ in range(before):
+        if card["card"] in legal:
+            break
+        page.keyboard.press("ArrowRight")
+        card = focused(page)
+    assert card["card"] in legal
+    page.keyboard.press("Enter")
+    wait_state(page, f"s.match.deal.hands[0].length === {before - 1}")
+    assert page.locator(f".hand-row .card[data-card='{card['card']}']").count() == 0
+    # L and S toggle the last trick and the score sheet
+    page.keyboard.press("s")
+    assert page.get_attribute("#toggle-sheet", "aria-expanded") == "true"
+    assert not page.errors
+
+
+# -- what the tables look like ---------------------------------------------------------------------
+
+OVERLAPS = """() => {
+  const felt = document.getElementById('felt').getBoundingClientRect();
+  const boxes = [];
+  const add = (kind, e) => { const r = e.getBoundingClientRect(); if (r.width && r.height) boxes.push({kind, name: kind + (e.dataset.seat || ''), r}); };
+  document.querySelectorAll('#felt .seat').forEach((e) => add('seat', e));
+  document.querySelectorAll('#trick .card').forEach((e) => add('trick', e));
+  document.querySelectorAll('#info > *').forEach((e) => add('info', e));
+  const cut = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const bad = [];
+  for (let i = 0; i < boxes.length; i++) {
+    const a = boxes[i];
+    if (a.r.left < felt.left - 1 || a.r.right > felt.right + 1) bad.push(a.name + ' leaves the felt');
+    for (let j = i + 1; j < boxes.length; j++) {
+      const b = boxes[j];
+      if (a.kind === b.kind && a.kind !== 'seat') continue;
+      if (cut(a.r, b.r)) bad.push(a.name + ' overlaps ' + b.name);
+    }
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push('the page scrolls sideways');
+  return bad;
+}"""
+
+TABLES = [("marjolet", ["open", "bot:rules"]),
+          ("black_maria", ["open", "bot:rules", "bot:random"]),
+          ("big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])]
+
+
+def advance_to_a_trick(page, game: str) -> None:
+    """Play on until it is our turn with cards in the middle (Black Maria: the first trick,
+    while the three received cards are still marked)."""
+    deadline = time.monotonic() + 40
+    while True:
+        assert time.monotonic() < deadline, f"{game}: never our turn with a trick on the table"
+        s = state(page)
+        deal = (s.get("match") or {}).get("deal") or {}
+        moves = (s.get("match") or {}).get("moves") or {}
+        if moves.get("play") and deal.get("trick") and (
+                game != "black_maria" or not any(deal.get("tricks_won") or [0])):
+            return
+        if game == "black_maria" and deal.get("phase") == "play" and any(deal.get("tricks_won") or [0]):
+            pytest.fail("the first Black Maria trick went by")  # never: we only play below when leading
+        if page.locator("[data-testid=pass-button]").count() and game == "black_maria":
+            cards = page.locator(".hand-row .card.playable")
+            for i in range(3):
+                cards.nth(i).click()
+            try_click(page.locator("[data-testid=pass-button]"))
+        elif page.locator("[data-testid=bidbox] [data-testid=pass-button]").count():
+            try_click(page.locator("[data-testid=bidbox] [data-testid=pass-button]"))
+        elif page.locator("[data-testid=lead-plain]").count():
+            try_click(page.locator("[data-testid=lead-plain]"))
+        elif page.locator("[data-testid=draw]").count():
+            try_click(page.locator("[data-testid=draw]"))
+        elif moves.get("play") and not deal.get("trick"):
+            if game == "black_maria":  # we lead the first trick: show it as it stands
+                return
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+
+
+@pytest.mark.parametrize("game,seats", TABLES, ids=[g for g, _ in TABLES])
+def test_table_layout_phone_and_laptop(live, new_page, game, seats):
+    code = create_room(live, game, seats)
+    page = new_page(LAPTOP_800)
+    sit(page, live, code, "Anna", 0)
+    advance_to_a_trick(page, game)
+    for size, viewport in (("laptop", LAPTOP_800), ("phone", PHONE)):
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(50)  # one layout pass after the resize
+        assert page.evaluate(OVERLAPS) == [], size
+        if game == "black_maria":
+            # the received markers sit fully inside the hand box, above their own card
+            clipped = page.evaluate("""() => [...document.querySelectorAll('.hand-row .card.received')].filter((c) => {
+                const m = getComputedStyle(c, '::after'); const r = c.getBoundingClientRect();
+                return r.top + parseFloat(m.top) < document.getElementById('hand').getBoundingClientRect().top; }).length""")
+            assert clipped == 0
+        shot(page, f"table-{game}-{size}")
+    # and in Russian on the phone (longer words)
+    page.goto(f"{live.http}/lang/ru?next=/r/{code}")
+    page.wait_for_selector(".seat.me[data-seat='0']")
+    assert page.evaluate(OVERLAPS) == []
+    shot(page, f"table-{game}-phone-ru")
+    assert not page.errors
