@@ -49,6 +49,13 @@ def card_html(card: str) -> Markup:
 templates.env.filters["card"] = card_html
 
 
+def script_json(value, **dumps) -> Markup:
+    """JSON to embed in an inline <script>: every <, > and & is escaped, so nothing people typed
+    (a name holding "</script>" or "<!--") can end the script or change how it is parsed."""
+    text = json.dumps(value, **dumps)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
 def install(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     app.include_router(router)
@@ -64,8 +71,7 @@ def page(request: Request, name: str, **context) -> HTMLResponse:
     games = [{"name": g.name, "title": t("game." + g.name), "seats": g.seats, "teams": g.teams}
              for g in GAMES.values()]
     context.update(request=request, lang=lang, t=t, games=games,
-                   strings_json=Markup(json.dumps(strings, ensure_ascii=False)
-                                       .replace("</", "<\\/")),
+                   strings_json=script_json(strings, ensure_ascii=False),
                    other_lang="en" if lang == "ru" else "ru")
     response = templates.TemplateResponse(request, name, context)
     response.headers["Content-Language"] = lang
@@ -89,7 +95,7 @@ async def lobby(request: Request):
     options = {g.name: {k: {"default": o.default} for k, o in g.options.items()}
                for g in GAMES.values()}
     return page(request, "lobby.html",
-                options_json=Markup(json.dumps(options).replace("</", "<\\/")))
+                options_json=script_json(options))
 
 
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
@@ -100,7 +106,7 @@ async def table(code: str, request: Request):
         return page(request, "missing.html", code=code)
     info = room.info()
     return page(request, "table.html", code=code, room=info,
-                room_json=Markup(json.dumps(info).replace("</", "<\\/")))
+                room_json=script_json(info))
 
 
 @router.get("/history", response_class=HTMLResponse, include_in_schema=False)
@@ -194,7 +200,7 @@ async def match_page(match_id: int, request: Request):
     rows = cumulative(detail)
     return page(request, "match.html", match=detail, labels=labels, running=rows[1:],
                 chart=chart_svg(rows, labels),
-                detail_json=Markup(json.dumps(detail).replace("</", "<\\/")))
+                detail_json=script_json(detail))
 
 
 @router.get("/rules", response_class=HTMLResponse, include_in_schema=False)

@@ -13,6 +13,7 @@ function seatBadges(m, s) {
   if (info.standin) badges.push(el("span", { class: "badge standin", title: t("seat.standin"), "data-testid": "standin-badge-" + s }, t("seat.standin_short")));
   else if (info.kind === "bot") badges.push(el("span", { class: "badge bot", title: t("seat.bot") }, t("seat.bot_short")));
   if (!m.replay && info.kind === "human") badges.push(el("span", { class: "dot " + (info.connected ? "on" : "off"), title: info.connected ? t("seat.connected") : t("seat.disconnected"), "data-testid": "presence-" + s }));
+  if (!m.replay && info.kind === "human" && !info.connected && !info.standin) badges.push(el("span", { class: "badge away", "data-testid": "away-" + s }, t("seat.disconnected")));
   if (info.kind === "open") badges.push(el("span", { class: "badge open" }, t("seat.open")));
   return badges;
 }
