@@ -110,6 +110,14 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
 # -- turn timer ----------------------------------------------------------------------------------
 
 def test_lobby_turn_timer_shown_at_the_table(live, new_page):
+    phone = new_page(PHONE, locale="ru-RU")
+    for game in ("marjolet", "black_maria", "big_mariage"):
+        phone.goto(live.http + "/")
+        phone.check(f"input[value={game}]")
+        phone.wait_for_selector("#seat-fields select")
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), \
+            f"the lobby scrolls sideways on a phone ({game})"
+    shot(phone, "lobby-phone-ru")
     page = new_page()
     page.goto(live.http + "/")
     page.check("input[value=marjolet]")
