@@ -1,0 +1,588 @@
+"""Load benchmark: T tables of client bots over real WebSockets, whole matches, against cardroom
+and, in the same run, against a bare relay (bench/bare_relay.py) as the baseline.
+
+    .venv/bin/python bench/load_bench.py --tables 50,200,500,1000 --pace 1
+    .venv/bin/python bench/load_bench.py --tables 200 --pace 0            # as fast as it can
+    .venv/bin/python bench/load_bench.py --tables 500 --db postgres --processes 2 \\
+        --redis redis://127.0.0.1:6379/0
+    .venv/bin/python bench/load_bench.py --tables 100 --url http://127.0.0.1:8000 --no-bare
+
+Each table is one match of ``--game`` (default Black Maria, target 1: one deal, 54 actions)
+whose every seat is a client of this script; a table acts at ``--pace`` actions per second
+(0: each seat acts as soon as it may). The script starts the server itself (one process on
+SQLite, or ``--processes`` on PostgreSQL, with Redis fan-out when there are several; seats of
+a table are spread over the processes) unless ``--url`` is given, and runs the clients in a
+separate process (pinned to the last core, servers to the others, with ``--pin``).
+
+Reported per run: actions/s; latency from an action's send to its receipt by the last seat
+of the table (p50, p99, max); errors; server CPU per action (utime+stime of the server
+processes from /proc/<pid>/stat over the play; PostgreSQL's own CPU shown apart); memory per
+table (server RSS growth / tables); and, for cardroom, every acknowledged action stored and
+the audit (every stored match replays through the engine to its stored scores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+PY = sys.executable
+TICK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+PG_BASE = os.environ.get("BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+# -- process figures -------------------------------------------------------------------------
+
+
+def cpu_seconds(pids) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        except OSError:
+            pass
+    return total / TICK
+
+
+def rss_bytes(pids) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm") as f:
+                total += int(f.read().split()[1]) * PAGE
+        except OSError:
+            pass
+    return total
+
+
+def postgres_pids() -> list[int]:
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/comm") as f:
+                    if f.read().strip() == "postgres":
+                        pids.append(int(entry))
+            except OSError:
+                pass
+    return pids
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url: str, timeout: float = 30) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(url, timeout=2).status_code < 500:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not come up")
+        time.sleep(0.1)
+
+
+# -- the client side (its own process) -------------------------------------------------------
+
+
+class Table:
+    def __init__(self, index: int, seats: int, pace: float, clock0: float):
+        self.index, self.nseats, self.pace = index, seats, pace
+        self.next_slot = clock0 + (random.random() / pace if pace else 0)
+        self.pending: dict[int, list] = {}  # actor -> [send time, receipts]
+        self.latencies: list[float] = []
+        self.acks = 0
+        self.done = asyncio.Event()
+        self.finished_seats = 0
+        self.turn = 0  # bare relay: actions so far
+
+    async def slot(self) -> None:
+        if not self.pace:
+            return
+        now = time.monotonic()
+        at = max(now, self.next_slot)
+        self.next_slot = at + 1 / self.pace
+        if at > now:
+            await asyncio.sleep(at - now)
+
+    def received(self, key, expected: int) -> None:
+        entry = self.pending.get(key)
+        if entry is None:
+            return
+        entry[1] += 1
+        if entry[1] == expected:
+            self.latencies.append(time.monotonic() - entry[0])
+            del self.pending[key]
+
+
+class Stats:
+    def __init__(self):
+        self.errors: dict[str, int] = {}
+        self.first_send: float | None = None
+        self.last_done = 0.0
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+def choose(moves: dict, rng: random.Random) -> dict:
+    from engine import expand_moves
+
+    if isinstance(moves.get("pass"), dict) and "choose" in moves["pass"]:
+        return {"type": "pass", "cards": rng.sample(moves["pass"]["from"], moves["pass"]["choose"])}
+    if "bid" in moves and "pass" in moves:
+        return {"type": "pass"}
+    if "contract" in moves:
+        return {"type": "contract", "value": min(moves["contract"])}
+    return rng.choice(expand_moves(moves))
+
+
+async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
+    import websockets
+
+    rng = random.Random()
+    async with websockets.connect(url, max_size=2 ** 22, ping_interval=None,
+                                  open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        seat, busy, counter = None, False, 0
+        seen = [0] * table.nseats  # accepted actions of each seat so far, as this seat saw them
+
+        async def act(state):
+            nonlocal busy, counter
+            await table.slot()
+            counter += 1
+            now = time.monotonic()
+            if stats.first_send is None:
+                stats.first_send = now
+            table.pending[(seat, seen[seat])] = [now, 0]
+            action = choose(state["match"]["moves"], rng)
+            await ws.send(json.dumps({"type": "action", "id": f"{seat}-{counter}",
+                                      "action": action}))
+
+        async for raw in ws:
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "event":
+                event = message["event"]
+                if event["kind"] == "action":
+                    actor = event["seat"]
+                    table.received((actor, seen[actor]), table.nseats)
+                    seen[actor] += 1
+                    if event["seat"] == seat:
+                        busy = False
+                state = message["state"]
+            elif kind == "welcome":
+                state = message["state"]
+                seat = state["you"]["seat"]
+            elif kind == "ack":
+                table.acks += 1
+                continue
+            elif kind == "error":
+                stats.error(message["code"])
+                busy = False  # refused: choose again from the latest state
+                state = last_state
+            else:
+                continue
+            last_state = state
+            view = state.get("match")
+            if view is None:
+                continue
+            if view["finished"]:
+                table.finished_seats += 1
+                if table.finished_seats == table.nseats:
+                    stats.last_done = time.monotonic()
+                    table.done.set()
+                return
+            if view["moves"] and not busy:
+                busy = True
+                asyncio.create_task(act(state))
+
+
+async def bare_seat(url: str, seat: int, table: Table, stats: Stats, actions: int,
+                    ready: asyncio.Event, connected: list) -> None:
+    import websockets
+
+    async with websockets.connect(url, max_size=2 ** 22, ping_interval=None,
+                                  open_timeout=60) as ws:
+        connected.append(seat)
+        await ready.wait()
+        filler = "x" * 40
+
+        async def act():
+            await table.slot()
+            now = time.monotonic()
+            if stats.first_send is None:
+                stats.first_send = now
+            table.pending[(seat, table.turn)] = [now, 0]
+            await ws.send(json.dumps({"type": "action", "id": f"{seat}-{table.turn}",
+                                      "action": {"type": "play", "card": "QS"}, "n": table.turn,
+                                      "seat": seat, "pad": filler}))
+
+        if seat == 0:
+            asyncio.create_task(act())
+        async for raw in ws:
+            message = json.loads(raw)
+            actor, n = message["seat"], message["n"]
+            table.received((actor, n), table.nseats - 1)
+            if (actor + 1) % table.nseats == seat:
+                table.turn = n + 1
+            if n + 1 >= actions:
+                table.finished_seats += 1
+                if table.finished_seats >= table.nseats - 1:
+                    stats.last_done = time.monotonic()
+                    table.done.set()
+                return
+            if (actor + 1) % table.nseats == seat:
+                if n + 2 >= actions:  # this seat makes the last move: send it and leave
+                    await act()
+                    await table.done.wait()
+                    return
+                asyncio.create_task(act())
+
+
+async def client_main(args) -> dict:
+    import httpx
+
+    bases = args.urls.split(",")
+    pids = [int(p) for p in args.pids.split(",") if p]
+    nseats = {"marjolet": 2, "black_maria": 3, "big_mariage": 4}[args.game]
+    stats = Stats()
+    clock0 = time.monotonic() + 2.0
+    tables = [Table(i, nseats, args.pace, clock0) for i in range(args.tables)]
+    limit = asyncio.Semaphore(50)
+    tasks = []
+    if args.kind == "ours":
+        async with httpx.AsyncClient(timeout=60) as http:
+            async def prepare(table: Table):
+                async with limit:
+                    base = bases[table.index % len(bases)]
+                    r = await http.post(f"{base}/api/rooms", json={
+                        "game": args.game, "options": json.loads(args.options),
+                        "seats": ["open"] * nseats})
+                    r.raise_for_status()
+                    code = r.json()["code"]
+                    tokens = []
+                    for seat in range(nseats):
+                        r = await http.post(f"{base}/api/rooms/{code}/join",
+                                            json={"name": f"b{table.index}-{seat}", "seat": seat})
+                        r.raise_for_status()
+                        tokens.append(r.json()["token"])
+                    return code, tokens
+            rooms = await asyncio.gather(*(prepare(t) for t in tables))
+        t_connect = time.monotonic()
+        cpu0 = cpu_seconds(pids)
+        db0 = cpu_seconds(args.db_pids)
+        for table, (code, tokens) in zip(tables, rooms):
+            for seat, token in enumerate(tokens):
+                base = bases[(table.index + seat) % len(bases)].replace("http", "ws", 1)
+                tasks.append(asyncio.create_task(
+                    ours_seat(f"{base}/ws/{code}", token, table, stats)))
+    else:
+        ready = asyncio.Event()
+        connected: list = []
+        base = bases[0].replace("http", "ws", 1)
+        t_connect = time.monotonic()
+        cpu0 = cpu_seconds(pids)
+        db0 = 0.0
+        for table in tables:
+            code = secrets.token_hex(4)
+            for seat in range(nseats):
+                tasks.append(asyncio.create_task(bare_seat(
+                    f"{base}/ws/{code}", seat, table, stats, args.actions, ready, connected)))
+        while len(connected) < len(tables) * nseats:
+            await asyncio.sleep(0.05)
+            if any(t.done() and t.exception() for t in tasks):
+                break
+        ready.set()
+    rss_samples = []
+
+    async def sample():
+        while True:
+            rss_samples.append(rss_bytes(pids))
+            await asyncio.sleep(1)
+
+    sampler = asyncio.create_task(sample())
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    sampler.cancel()
+    cpu1 = cpu_seconds(pids)
+    db1 = cpu_seconds(args.db_pids)
+    failures = [repr(r)[:200] for r in results if isinstance(r, BaseException)]
+    latencies = sorted(x for t in tables for x in t.latencies)
+    actions = len(latencies)
+    start = stats.first_send or t_connect
+    duration = max(stats.last_done, start + 1e-9) - start
+    return {
+        "tables": args.tables, "actions": actions,
+        "acks": sum(t.acks for t in tables),
+        "complete_tables": sum(1 for t in tables if t.done.is_set()),
+        "duration": duration, "actions_per_s": actions / duration if duration else 0,
+        "p50_ms": 1000 * latencies[len(latencies) // 2] if latencies else None,
+        "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+        if latencies else None,
+        "max_ms": 1000 * latencies[-1] if latencies else None,
+        "mean_ms": 1000 * statistics.fmean(latencies) if latencies else None,
+        "errors": stats.errors, "failures": failures[:5], "failed_seats": len(failures),
+        "cpu_s": cpu1 - cpu0, "db_cpu_s": db1 - db0,
+        "rss_peak": max(rss_samples) if rss_samples else rss_bytes(pids),
+        "connect_s": start - t_connect,
+    }
+
+
+# -- the orchestrator ------------------------------------------------------------------------
+
+
+class Servers:
+    def __init__(self, kind: str, n: int, env: dict, cpus: set[int] | None, logdir: str):
+        self.procs, self.urls = [], []
+        for i in range(n):
+            port = free_port()
+            if kind == "ours":
+                cmd = [PY, "-m", "app.cli", "serve", "--no-migrate", "--port", str(port)]
+            else:
+                cmd = [PY, "-m", "uvicorn", "bench.bare_relay:app", "--port", str(port),
+                       "--log-level", "warning"]
+            log = open(os.path.join(logdir, f"{kind}-{i}.log"), "w")
+            proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=log)
+            if cpus:
+                os.sched_setaffinity(proc.pid, cpus)
+            self.procs.append(proc)
+            self.urls.append(f"http://127.0.0.1:{port}")
+        for url in self.urls:
+            wait_http(url + ("/api/health" if kind == "ours" else "/health"))
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    def stop(self) -> None:
+        for p in self.procs:
+            p.send_signal(signal.SIGTERM)
+        for p in self.procs:
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def fresh_database(kind: str, tmp: str) -> tuple[str, callable]:
+    from app.migrate import upgrade
+
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp}/bench-{secrets.token_hex(3)}.db"
+        upgrade(url)
+        return url, lambda: None
+    import sqlalchemy
+
+    schema = f"cardroom_bench_{secrets.token_hex(4)}"
+    engine = sqlalchemy.create_engine(PG_BASE)
+    with engine.begin() as c:
+        c.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
+    url = f"{PG_BASE}?options=-csearch_path%3D{schema}"
+    upgrade(url)
+
+    def drop():
+        with engine.begin() as c:
+            c.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+    return url, drop
+
+
+def stored_actions(url: str) -> int:
+    from sqlalchemy import func, select
+
+    from app.models import ActionRow
+    from app.store import Store
+
+    store = Store(url)
+    with store.sessions() as s:
+        n = s.scalar(select(func.count()).select_from(ActionRow))
+    store.close()
+    return n
+
+
+def run_clients(args, kind: str, urls: list[str], pids: list[int], tables: int,
+                db_pids: list[int], cpus: set[int] | None) -> dict:
+    cmd = [PY, os.path.abspath(__file__), "_client", "--kind", kind, "--urls", ",".join(urls),
+           "--pids", ",".join(map(str, pids)), "--tables", str(tables), "--pace", str(args.pace),
+           "--game", args.game, "--options", args.options, "--actions", str(args.bare_actions),
+           "--db-pids", ",".join(map(str, db_pids))]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    if cpus:
+        os.sched_setaffinity(proc.pid, cpus)
+    out, _ = proc.communicate(timeout=args.timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"the client process failed ({proc.returncode})")
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def one_run(args, kind: str, tables: int, tmp: str) -> dict:
+    ncpu = os.cpu_count() or 1
+    pin = args.pin and ncpu >= 2
+    server_cpus = set(range(ncpu - 1)) if pin else None
+    client_cpus = {ncpu - 1} if pin else None
+    env = {**os.environ, "BOT_DELAY": "0", "DEAL_PAUSE": "0", "RATE": "1000",
+           "LOG_LEVEL": args.log_level, "PYTHONPATH": ROOT}
+    drop = lambda: None  # noqa: E731
+    db_url = None
+    n = 1
+    if kind == "ours":
+        if args.url:
+            urls, pids = args.url.split(","), [int(p) for p in (args.pids or "").split(",") if p]
+            db_url = args.database_url
+        else:
+            db_url, drop = fresh_database(args.db, tmp)
+            env["DATABASE_URL"] = db_url
+            n = args.processes
+            if args.redis and n > 1:
+                env["REDIS_URL"] = args.redis
+                env["REDIS_CHANNEL"] = f"cardroom-bench-{secrets.token_hex(3)}"
+    servers = None
+    try:
+        if not (kind == "ours" and args.url):
+            servers = Servers(kind, n, env, server_cpus, tmp)
+            urls, pids = servers.urls, servers.pids
+            time.sleep(0.5)
+        rss0 = rss_bytes(pids)
+        db_pids = postgres_pids() if (kind == "ours" and args.db == "postgres") else []
+        result = run_clients(args, kind, urls, pids, tables, db_pids, client_cpus)
+        result["rss0"] = rss0
+        result["kind"] = kind
+        result["processes"] = n
+        if kind == "ours" and db_url:
+            result["stored"] = stored_actions(db_url)
+            if args.audit:
+                from app.audit import audit
+
+                result["audit"] = audit(db_url)
+        return result
+    finally:
+        if servers:
+            servers.stop()
+        drop()
+
+
+def show(r: dict) -> str:
+    mem = (r["rss_peak"] - r["rss0"]) / max(1, r["tables"]) / 1024
+    cpu = 1000 * r["cpu_s"] / max(1, r["actions"])
+    line = (f"{r['kind']:5} T={r['tables']:5} procs={r['processes']} "
+            f"actions={r['actions']:6} done={r['complete_tables']}/{r['tables']} "
+            f"{r['actions_per_s']:7.1f}/s  lat p50={r['p50_ms'] or 0:6.1f} "
+            f"p99={r['p99_ms'] or 0:7.1f} max={r['max_ms'] or 0:7.1f} ms  "
+            f"cpu/action={cpu:.3f} ms")
+    if r.get("db_cpu_s"):
+        line += f" (+db {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
+    line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
+    if r["failed_seats"]:
+        line += f" failed_seats={r['failed_seats']} {r['failures'][:2]}"
+    if "stored" in r:
+        line += f"  stored={r['stored']} acked={r['acks']}"
+    if "audit" in r:
+        a = r["audit"]
+        line += (f"  audit: {a['matches']} matches, {a['finished']} finished, "
+                 f"{'OK' if a['ok'] else 'FAILED ' + '; '.join(a['problems'][:3])}")
+    return line
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="50", help="comma list of table counts")
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="actions per second per table (0: as fast as possible)")
+    parser.add_argument("--game", default="black_maria")
+    parser.add_argument("--options", default='{"target": 1}', help="JSON game options")
+    parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--redis", default=None, help="Redis URL (several processes)")
+    parser.add_argument("--url", default=None, help="use running server(s): comma list")
+    parser.add_argument("--pids", default=None, help="their pids, for CPU and memory")
+    parser.add_argument("--database-url", default=None, help="their database, for the audit")
+    parser.add_argument("--no-bare", action="store_true")
+    parser.add_argument("--no-audit", dest="audit", action="store_false")
+    parser.add_argument("--pin", action=argparse.BooleanOptionalAction, default=True,
+                        help="servers on the first cores, clients on the last one")
+    parser.add_argument("--bare-actions", type=int, default=54,
+                        help="actions per table against the bare relay (a Black Maria deal)")
+    parser.add_argument("--log-level", default="INFO")
+    parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--json", default=None, help="also write the results here")
+    args = parser.parse_args()
+    if args.db == "postgres" and args.processes > 1 and not args.redis:
+        args.redis = "redis://127.0.0.1:6379/0"
+    results = []
+    with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as tmp:
+        for tables in [int(t) for t in args.tables.split(",")]:
+            ours = one_run(args, "ours", tables, tmp)
+            print(show(ours), flush=True)
+            entry = {"ours": ours}
+            if not args.no_bare:
+                bare = one_run(args, "bare", tables, tmp)
+                print(show(bare), flush=True)
+                entry["bare"] = bare
+                cpu_o = ours["cpu_s"] / max(1, ours["actions"])
+                cpu_b = bare["cpu_s"] / max(1, bare["actions"])
+                print(f"      ratio ours/bare: cpu/action x{cpu_o / cpu_b if cpu_b else 0:.2f}"
+                      f"  p50 x{(ours['p50_ms'] or 0) / (bare['p50_ms'] or 1):.2f}"
+                      f"  p99 x{(ours['p99_ms'] or 0) / (bare['p99_ms'] or 1):.2f}"
+                      f"  actions/s x{ours['actions_per_s'] / (bare['actions_per_s'] or 1):.2f}",
+                      flush=True)
+            results.append(entry)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    bad = [e for e in results if "audit" in e["ours"] and not e["ours"]["audit"]["ok"]
+           or e["ours"].get("stored", e["ours"]["acks"]) < e["ours"]["acks"]]
+    return 1 if bad else 0
+
+
+def client_entry() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("_client")
+    parser.add_argument("--kind")
+    parser.add_argument("--urls")
+    parser.add_argument("--pids", default="")
+    parser.add_argument("--db-pids", default="")
+    parser.add_argument("--tables", type=int)
+    parser.add_argument("--pace", type=float)
+    parser.add_argument("--game")
+    parser.add_argument("--options")
+    parser.add_argument("--actions", type=int)
+    args = parser.parse_args()
+    args.db_pids = [int(p) for p in args.db_pids.split(",") if p]
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    print(json.dumps(asyncio.run(client_main(args))))
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "_client":
+        sys.exit(client_entry())
+    sys.exit(main())
