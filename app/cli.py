@@ -47,7 +47,7 @@ def serve_command(host: str, port: int, migrate: bool) -> int:
 
     logs.configure(settings.log_level)
     uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=settings.ws_max_size,
-                log_level="info")
+                ws_per_message_deflate=settings.ws_deflate, log_level="info")
     return 0
 
 

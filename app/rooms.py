@@ -19,8 +19,6 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import insert
-
 from engine import GAMES, EngineError, IllegalAction, MalformedAction, Match, NotYourTurn
 from engine.bots import BOT_KINDS, bot_for
 
@@ -40,6 +38,8 @@ MISSED_LIMIT = 1000
 PRESENCE_TTL = 15.0
 _EVENTS = RoomEvent.__table__
 _ACTIONS = ActionRow.__table__
+_DEALS = DealRow.__table__
+_MATCHES = MatchRow.__table__
 
 
 class RoomError(Exception):
@@ -314,7 +314,8 @@ class Room:
         for conn in list(self.conns):
             conn.send_text(text)
 
-    async def _commit(self, events: list[tuple[str, dict]], extra) -> list[tuple[int, str, dict]]:
+    async def _commit(self, events: list[tuple[str, dict]], extra,
+                      core: bool = False) -> list[tuple[int, str, dict]]:
         """Store ``events`` (and whatever ``extra(session)`` adds) in one transaction, then
         deliver them. On failure, rebuild from the database and raise RoomError."""
         numbered = [(self.seq + 1 + i, kind, data) for i, (kind, data) in enumerate(events)]
@@ -322,13 +323,13 @@ class Room:
 
         def work(session):
             result = extra(session) if extra else None
-            session.execute(insert(_EVENTS), [
-                {"room_id": room_id, "seq": seq, "kind": kind, "data": data}
+            session.execute(_EVENTS.insert(), [
+                {"room_id": room_id, "seq": seq, "kind": kind, "data": data, "created": now()}
                 for seq, kind, data in numbered])
             return result
 
         try:
-            await asyncio.to_thread(self.store.transact, work)
+            await asyncio.to_thread(self.store.transact, work, core)
         except Conflict:
             logs.event("error", self.code, logging.WARNING, what="conflict",
                        seq=numbered[0][0])
@@ -456,9 +457,23 @@ class Room:
 
     # -- the one path for actions ----------------------------------------------------------------
 
+    async def _retrying(self, body):
+        """Run ``body`` (under the lock); if its write lost a race to another process, the
+        replica was caught up: check and run it once more on the fresh state."""
+        try:
+            return await body()
+        except RoomError as error:
+            if error.code != "conflict":
+                raise
+            return await body()
+
     async def act(self, seat: int, action, client_id: str | None = None) -> dict:
         """Apply, store, broadcast. Returns ``{"seq", "action"}``; raises RoomError."""
         async with self.lock:
+            return await self._retrying(lambda: self._act(seat, action, client_id))
+
+    async def _act(self, seat: int, action, client_id: str | None) -> dict:
+        if True:
             await self._ensure_fresh()
             if client_id is not None and (seat, client_id) in self.client_ids:
                 return {**self.client_ids[(seat, client_id)], "duplicate": True}
@@ -479,20 +494,22 @@ class Room:
             scores = deal.scores() if deal.over else None
             summary = deal.summary() if deal.over else None
 
-            def extra(session):
-                session.execute(insert(_ACTIONS), [{
+            def extra(connection):  # Core statements on a bare connection: the hot path
+                connection.execute(_ACTIONS.insert(), [{
                     "match_id": match_id, "seq": n, "deal_index": deal_index, "seat": seat,
-                    "action": normal, "client_id": client_id}])
+                    "action": normal, "client_id": client_id, "created": now()}])
                 if scores is not None:
-                    row = session.query(DealRow).filter_by(match_id=match_id,
-                                                           index=deal_index).one()
-                    row.over, row.scores, row.summary, row.ended = True, scores, summary, now()
-                    m = session.get(MatchRow, match_id)
-                    m.totals, m.winners = totals, winners
+                    at = now()
+                    connection.execute(_DEALS.update().where(
+                        _DEALS.c.match_id == match_id, _DEALS.c.index == deal_index).values(
+                        over=True, scores=scores, summary=summary, ended=at))
+                    values = {"totals": totals, "winners": winners}
                     if finished:
-                        m.status, m.ended = "finished", now()
+                        values.update(status="finished", ended=at)
+                    connection.execute(_MATCHES.update().where(_MATCHES.c.id == match_id)
+                                       .values(**values))
 
-            numbered = await self._commit([("action", data)], extra)
+            numbered = await self._commit([("action", data)], extra, core=True)
             self.action_count += 1
             result = {"seq": numbered[-1][0], "action": normal}
             if client_id is not None:
@@ -580,6 +597,10 @@ class Room:
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         """A person takes an open seat: returns (seat, secret token)."""
         async with self.lock:
+            return await self._retrying(lambda: self._join(name, seat))
+
+    async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
+        if True:
             await self._ensure_fresh()
             if seat is None:
                 free = [i for i, s in enumerate(self.seats) if s.kind == "open"]

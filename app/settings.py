@@ -33,5 +33,8 @@ class Settings(BaseSettings):
     room_idle: float = 600.0
     #: Level of the structured room log (JSON lines on standard error under ``cardroom serve``).
     log_level: str = "INFO"
+    #: permessage-deflate on the WebSocket: off by default (it cost more CPU per message than
+    #: the whole game logic in the load benchmark); turn it on for slow client links.
+    ws_deflate: bool = False
     #: Seconds between the presence heartbeats each process sends through Redis.
     presence_heartbeat: float = 5.0

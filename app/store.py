@@ -65,11 +65,18 @@ class Store:
 
     # -- writing -------------------------------------------------------------------------------
 
-    def transact(self, work: Callable[[Session], object]):
-        """Run ``work(session)`` in one transaction and commit; StorageError/Conflict if not."""
+    def transact(self, work: Callable[[Session], object], core: bool = False):
+        """Run ``work(session)`` in one transaction and commit; StorageError/Conflict if not.
+        ``core``: ``work`` gets a bare connection (no ORM session: the hot path of actions)."""
         from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
         try:
+            if core:
+                with self.engine.begin() as connection:
+                    result = work(connection)
+                    if self.fault is not None:
+                        self.fault()
+                return result
             with self.sessions() as session:
                 with session.begin():
                     result = work(session)

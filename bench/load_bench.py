@@ -363,7 +363,7 @@ class Servers:
                 cmd = [PY, "-m", "app.cli", "serve", "--no-migrate", "--port", str(port)]
             else:
                 cmd = [PY, "-m", "uvicorn", "bench.bare_relay:app", "--port", str(port),
-                       "--log-level", "warning"]
+                       "--log-level", "warning", "--ws-per-message-deflate", "false"]
             log = open(os.path.join(logdir, f"{kind}-{i}.log"), "w")
             proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=log)
             if cpus:
