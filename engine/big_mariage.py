@@ -26,6 +26,7 @@ Where rules.md is silent, this module chooses:
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 
 from .actions import CARD, INTEGER, OPTIONAL_FLAG, Schema
 from .cards import SUIT_NAMES, Pack, holds_suit, of_suit
@@ -44,6 +45,13 @@ MARRIAGE_ORDER = "HDCS"
 TEAMS = ((0, 2), (1, 3))
 
 PHASES = ("bidding", "kitty", "contract", "play", "over")
+#: What each phase awaits: the refusal of an action of another type.
+PHASE_PROMPTS = {
+    "bidding": "it is time to bid or pass",
+    "kitty": "it is time to give one card to each other player",
+    "contract": "it is time to fix the contract",
+    "play": "it is time to play a card",
+}
 
 _PACK = Pack("ATKQJ987")
 _POINTS = {card: CARD_POINTS[card[0]] for card in _PACK.cards}
@@ -58,7 +66,7 @@ def round_defence(points: int) -> int:
 
 
 def card_points(cards) -> int:
-    return sum(_POINTS[c] for c in cards)
+    return sum(map(_POINTS.__getitem__, cards))
 
 
 def _values_from(lowest: int) -> list[int]:
@@ -158,30 +166,13 @@ class BigMariageDeal(TrickDeal):
 
     # -- applying ---------------------------------------------------------------------------------
 
-    def _apply(self, seat: int, action: dict) -> None:
-        kind = action["type"]
-        phase = self.phase
-        if phase == "play":
-            if kind != "play":
-                raise IllegalAction("it is time to play a card")
-            self._play(seat, action["card"], action.get("trump", False))
-        elif phase == "bidding":
-            if kind == "bid":
-                self._bid(seat, action["value"])
-            elif kind == "pass":
-                self._pass(seat)
-            else:
-                raise IllegalAction("it is time to bid or pass")
-        elif phase == "kitty":
-            if kind != "give":
-                raise IllegalAction("it is time to give one card to each other player")
-            self._give(seat, action["card"], action["to"])
-        else:
-            if kind != "contract":
-                raise IllegalAction("it is time to fix the contract")
-            self._contract(seat, action["value"])
+    def _out_of_phase(self) -> IllegalAction:
+        return IllegalAction(PHASE_PROMPTS[self.phase])
 
-    def _bid(self, seat: int, value: int) -> None:
+    def _bid(self, seat: int, action: dict) -> None:
+        if self.phase != "bidding":
+            raise self._out_of_phase()
+        value = action["value"]
         _check_value(value, "bid")
         if value < MIN_BID:
             raise IllegalAction(f"the lowest bid is {MIN_BID}")
@@ -191,7 +182,9 @@ class BigMariageDeal(TrickDeal):
         self.bids += ((seat, value),)
         self._next_bidder(seat)
 
-    def _pass(self, seat: int) -> None:
+    def _pass(self, seat: int, action: dict) -> None:
+        if self.phase != "bidding":
+            raise self._out_of_phase()
         self.passed |= 1 << seat
         self.bids += ((seat, "pass"),)
         self._next_bidder(seat)
@@ -212,7 +205,10 @@ class BigMariageDeal(TrickDeal):
             nxt = (nxt + 1) % 4
         self.turn = nxt
 
-    def _give(self, seat: int, card: str, to: int) -> None:
+    def _give(self, seat: int, action: dict) -> None:
+        if self.phase != "kitty":
+            raise self._out_of_phase()
+        card, to = action["card"], action["to"]
         if not 0 <= to < 4:
             raise IllegalAction(f"there is no seat {to}")
         if to == seat:
@@ -226,7 +222,10 @@ class BigMariageDeal(TrickDeal):
         if len(self.given) == 3:
             self.phase = "contract"
 
-    def _contract(self, seat: int, value: int) -> None:
+    def _contract(self, seat: int, action: dict) -> None:
+        if self.phase != "contract":
+            raise self._out_of_phase()
+        value = action["value"]
         _check_value(value, "contract")
         if value < self.high_bid:
             raise IllegalAction(f"the contract cannot be lower than the winning bid ({self.high_bid})")
@@ -245,7 +244,10 @@ class BigMariageDeal(TrickDeal):
         self.marriages += ({"seat": seat, "suit": suit, "points": points},)
         self.marriage_points[seat % 2] += points
 
-    def _play(self, seat: int, card: str, call: bool) -> None:
+    def _play(self, seat: int, action: dict) -> None:
+        if self.phase != "play":
+            raise self._out_of_phase()
+        card, call = action["card"], "trump" in action  # the parsed form drops a false flag
         hand = self.hands[seat]
         if card not in hand:
             raise IllegalAction(f"{card} is not in your hand")
@@ -277,7 +279,7 @@ class BigMariageDeal(TrickDeal):
         if len(trick) < 4:
             self.turn = (seat + 1) % 4
             return
-        points = card_points([c for _, c in trick])
+        points = card_points(map(itemgetter(1), trick))
         winner = self.close_trick()
         self.card_points[winner & 1] += points
         self.tricks_played += 1
@@ -291,6 +293,8 @@ class BigMariageDeal(TrickDeal):
         final[declaring] = self.contract if raw[declaring] >= self.contract else -self.contract
         self.final = tuple(final)
         self.phase, self.over, self.turn, self.leader = "over", True, None, None
+
+    handlers = {"bid": _bid, "pass": _pass, "give": _give, "contract": _contract, "play": _play}
 
     # -- scores -----------------------------------------------------------------------------------
 

@@ -13,19 +13,26 @@ from .core import EVERYONE, Game, Option, TrickDeal, follow_suit_error, positive
 from .errors import IllegalAction
 
 PASS_SIZE = 3
-PENALTY = {**{r + "H": 1 for r in "AKQJT98765432"}, "QS": 13, "KS": 10, "AS": 7}
+PACK = Pack("AKQJT98765432", without=("2C",))
+#: Every card's penalty: 1 a heart, 13 the queen of spades, 10 the king, 7 the ace, else 0.
+PENALTY = {card: 0 for card in PACK.cards} | {r + "H": 1 for r in PACK.ranks} \
+    | {"QS": 13, "KS": 10, "AS": 7}
 PENALTY_TOTAL = 43
+
+
+def penalty(cards) -> int:
+    return sum(map(PENALTY.__getitem__, cards))
 
 
 class BlackMariaDeal(TrickDeal):
     seats = 3
-    pack = Pack("AKQJT98765432", without=("2C",))
+    pack = PACK
     schema = Schema({"pass": {"cards": CARDS}, "play": {"card": CARD}})
 
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
-        for i, card in enumerate(deck):
-            self.hands[(dealer + 1 + i) % 3].append(card)
+        for i in range(3):  # the i-th card goes to the dealer's left, then clockwise
+            self.hands[(dealer + 1 + i) % 3] = deck[i::3]
         self.phase = "pass"
         self.passes: list[list[str] | None] = [None, None, None]
         self.received: list[list[str] | None] = [None, None, None]
@@ -55,16 +62,10 @@ class BlackMariaDeal(TrickDeal):
 
     # -- actions -------------------------------------------------------------------------------
 
-    def _apply(self, seat: int, action: dict) -> None:
-        kind = action["type"]
-        if kind == "pass":
-            self._pass(seat, action["cards"])
-        elif kind == "play":
-            self._play(seat, action["card"])
-
-    def _pass(self, seat: int, cards: list[str]) -> None:
+    def _pass(self, seat: int, action: dict) -> None:
         if self.phase != "pass":
             raise IllegalAction("the passing is over")
+        cards = action["cards"]
         if len(cards) != PASS_SIZE:
             raise IllegalAction(f"you must pass exactly {PASS_SIZE} cards")
         for card in cards:
@@ -84,10 +85,10 @@ class BlackMariaDeal(TrickDeal):
         self.phase = "play"
         self.leader = self.turn = (self.dealer + 1) % 3
 
-    def _play(self, seat: int, card: str) -> None:
+    def _play(self, seat: int, action: dict) -> None:
         if self.phase != "play":
             raise IllegalAction("everyone must pass three cards first")
-        hand, trick = self.hands[seat], self.trick
+        card, hand, trick = action["card"], self.hands[seat], self.trick
         if card not in hand:
             raise IllegalAction(f"{card} is not in your hand")
         if trick:
@@ -104,10 +105,12 @@ class BlackMariaDeal(TrickDeal):
             self.phase, self.over = "over", True
             self.turn = self.leader = None
 
+    handlers = {"pass": _pass, "play": _play}
+
     # -- scores and views ----------------------------------------------------------------------
 
     def scores(self) -> list[int]:
-        return [sum(PENALTY.get(c, 0) for c in won) for won in self.captured]
+        return list(map(penalty, self.captured))
 
     def summary(self) -> dict:
         return {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import operator
 from operator import itemgetter
 import secrets
 from dataclasses import dataclass
@@ -24,14 +25,22 @@ EVERYONE = "everyone"
 class Deal:
     """One deal, from the dealt pack to its scores. Subclasses implement one game's phases.
 
-    Contract for subclasses: ``_apply`` receives an action already checked against ``schema``
-    from a seat in ``to_act()``; it must check everything else *before* changing anything and
-    raise :class:`IllegalAction` if the rules forbid the action, so a refused action changes
-    nothing.
+    Contract for subclasses: ``handlers`` maps each action type of ``schema`` to the method that
+    applies it. A handler, ``handler(deal, seat, action)``, receives an action already checked
+    against ``schema`` from a seat in ``to_act()``; it must check everything else (the phase
+    first) *before* changing anything and raise :class:`IllegalAction` if the rules forbid the
+    action, so a refused action changes nothing.
     """
 
     schema: ClassVar[actions.Schema]
+    handlers: ClassVar[dict[str, Callable[[Deal, int, dict], None]]]
     seats: ClassVar[int]
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "schema" in cls.__dict__ or "handlers" in cls.__dict__:
+            if set(cls.handlers) != set(cls.schema.kinds):
+                raise TypeError(f"{cls.__name__}: handlers and schema name different actions")
 
     def __init__(self, options: dict, dealer: int, deck: list[str], kitty=None):
         self.options = options
@@ -51,9 +60,6 @@ class Deal:
 
     def moves(self, seat: int) -> dict:
         """What ``seat`` may do now, compactly (see :func:`expand_moves`); ``{}`` if nothing."""
-        raise NotImplementedError
-
-    def _apply(self, seat: int, action: dict) -> None:
         raise NotImplementedError
 
     def view(self, seat) -> dict:
@@ -79,7 +85,7 @@ class Deal:
         parsed = self.schema.parse(action)
         if seat != self.turn and seat not in self.to_act():
             raise NotYourTurn("the deal is over" if self.over else "it is not your turn")
-        self._apply(seat, parsed)
+        self.handlers[parsed["type"]](self, seat, parsed)
         self.actions.append((seat, parsed))
         return parsed
 
@@ -326,15 +332,17 @@ class Match:
 
     def _close_deal(self, deal: Deal) -> None:
         self.current = None
-        for i, points in enumerate(deal.scores()):
-            self.totals[i] += points
+        self.totals[:] = map(operator.add, self.totals, deal.scores())
         winners = self.game.winners(self.totals, self.options)
         if winners is not None:
             self.finished, self.winners = True, sorted(winners)
 
     def to_act(self) -> list[int]:
         deal = self.current
-        return deal.to_act() if deal else []
+        if deal is None:
+            return []
+        turn = deal.turn
+        return [turn] if turn is not None else deal.to_act()
 
     def moves(self, seat: int) -> dict:
         deal = self.current

@@ -166,26 +166,17 @@ class MarjoletDeal(TrickDeal):
 
     # -- applying ------------------------------------------------------------------------------
 
-    def _apply(self, seat: int, action: dict) -> None:
-        kind = action["type"]
-        if kind == "play":
-            self._play(seat, action["card"])
-            return
-        if self.phase != "window":
-            if self.phase == "end":
-                raise IllegalAction(f"you cannot {kind} once the stock is exhausted")
-            raise IllegalAction(f"you can only {kind} just after winning a trick, before drawing")
-        if kind == "declare":
-            self._declare(seat, action["cards"])
-        elif kind == "exchange":
-            self._exchange(seat)
-        else:
-            self._draw(seat)
+    def _outside_window(self, kind: str) -> IllegalAction:
+        """The refusal of a declare, exchange or draw outside a window."""
+        if self.phase == "end":
+            return IllegalAction(f"you cannot {kind} once the stock is exhausted")
+        return IllegalAction(f"you can only {kind} just after winning a trick, before drawing")
 
-    def _play(self, seat: int, card: str) -> None:
+    def _play(self, seat: int, action: dict) -> None:
         phase = self.phase
         if phase == "window":
             raise IllegalAction("declare, exchange or draw: you must draw before the next trick")
+        card = action["card"]
         hand = self.hands[seat]
         if card not in hand:
             raise IllegalAction(f"{card} is not in your hand")
@@ -226,8 +217,10 @@ class MarjoletDeal(TrickDeal):
                 self.over = True
                 self.turn = self.leader = None
 
-    def _declare(self, seat: int, cards: list[str]) -> None:
-        hand = self.hands[seat]
+    def _declare(self, seat: int, action: dict) -> None:
+        if self.phase != "window":
+            raise self._outside_window("declare")
+        cards, hand = action["cards"], self.hands[seat]
         for card in cards:
             if card not in hand:
                 raise IllegalAction(f"{card} is not in your hand")
@@ -248,7 +241,9 @@ class MarjoletDeal(TrickDeal):
         self.points[seat] += points
         self.combinations[seat].append({"cards": list(ordered), "name": name, "points": points})
 
-    def _exchange(self, seat: int) -> None:
+    def _exchange(self, seat: int, action: dict) -> None:
+        if self.phase != "window":
+            raise self._outside_window("exchange")
         if self.turn_up is None:
             raise IllegalAction("the turn-up is no longer on the table")
         if self.dix not in self.hands[seat]:
@@ -262,7 +257,9 @@ class MarjoletDeal(TrickDeal):
         self.dix_live = False
         self._score_dix(seat, "exchanged")
 
-    def _draw(self, winner: int) -> None:
+    def _draw(self, winner: int, action: dict) -> None:
+        if self.phase != "window":
+            raise self._outside_window("draw")
         loser = 1 - winner
         deck = self.deck
         if self.tricks_played < STOCK_TRICKS:
@@ -282,6 +279,8 @@ class MarjoletDeal(TrickDeal):
             self.shown[0].clear()
             self.shown[1].clear()
             self.phase = "end"
+
+    handlers = {"play": _play, "declare": _declare, "exchange": _exchange, "draw": _draw}
 
     def _score_dix(self, seat: int, how: str) -> None:
         self.dix_points[seat] += 10
