@@ -108,7 +108,7 @@ class TrickDeal(Deal):
         self.leader: int | None = None
         self.captured: list[list[str]] = [[] for _ in range(self.seats)]
         self.tricks_won = [0] * self.seats
-        self.last_trick: dict | None = None
+        self._last_trick: tuple[list[tuple[int, str]], int] | None = None  # (trick, winner)
         self.trump: str | None = None
 
     def require_in_hand(self, seat: int, card: str) -> None:
@@ -119,12 +119,20 @@ class TrickDeal(Deal):
         """Give the full trick to its winner; return the winner, who leads next."""
         trick = self.trick
         winner = trick_winner(trick, self.trump, self.pack.strength)[0]
-        self.captured[winner].extend(map(itemgetter(1), trick))
+        self.captured[winner].extend(map(_card, trick))
         self.tricks_won[winner] += 1
-        self.last_trick = {"cards": list(map(list, trick)), "winner": winner}
+        self._last_trick = trick, winner  # the list is left as it is: a new trick starts
         self.trick = []
         self.leader = self.turn = winner
         return winner
+
+    @property
+    def last_trick(self) -> dict | None:
+        """The last finished trick, ``{"cards": [[seat, card], ...], "winner": seat}``."""
+        if self._last_trick is None:
+            return None
+        trick, winner = self._last_trick
+        return {"cards": [[seat, card] for seat, card in trick], "winner": winner}
 
     def trick_view(self) -> dict:
         """The public part of the trick play, the same for every viewer."""
@@ -156,14 +164,18 @@ def beats(card: str, best: str, trump: str | None, strength: dict[str, int]) -> 
 def trick_winner(trick, trump: str | None, strength: dict[str, int]) -> tuple[int, str]:
     """The seat and card winning ``trick`` (``[(seat, card), ...]``, led first): the highest
     trump, else the highest card of the suit led."""
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
+    plays = iter(trick)
+    best_seat, best = next(plays)
+    for seat, card in plays:
         if card[1] == best[1]:
             if strength[card] > strength[best]:
                 best_seat, best = seat, card
         elif card[1] == trump:
             best_seat, best = seat, card
     return best_seat, best
+
+
+_card = itemgetter(1)  # the card of a (seat, card) play
 
 
 def follow_suit_error(led_suit: str) -> IllegalAction:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from math import floor
 
 
 def _count(kind: str, spec) -> int:
@@ -16,9 +17,9 @@ def _count(kind: str, spec) -> int:
 
 
 def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
-    if len(moves) == 1 and "play" in moves:  # the common case, kept fast for self-play
-        cards = moves["play"]
-        return {"type": "play", "card": cards[int(rng.random() * len(cards))]}
+    cards = moves.get("play")
+    if cards is not None and len(moves) == 1:  # the common case, kept fast for self-play
+        return {"type": "play", "card": cards[floor(rng.random() * len(cards))]}
     sizes = [(kind, spec, _count(kind, spec)) for kind, spec in moves.items()]
     pick = rng.randrange(sum(size for _, _, size in sizes))
     for kind, spec, size in sizes:
