@@ -19,7 +19,7 @@ def _card(value) -> str:
 def _cards(value) -> list[str]:
     if not isinstance(value, list) or not value:
         raise MalformedAction("cards must be a non-empty list of card codes")
-    cards = [_card(c) for c in value]
+    cards = list(map(_card, value))
     if len(set(cards)) != len(cards):
         raise MalformedAction("the same card is named twice")
     return cards

@@ -71,17 +71,18 @@ class BlackMariaDeal(TrickDeal):
         for card in cards:
             self.require_in_hand(seat, card)
         self.passes[seat] = list(cards)
-        if all(p is not None for p in self.passes):
+        if None not in self.passes:
             self._exchange()
 
     def _exchange(self) -> None:
         """All three have chosen: each hand gives its pass to the right, takes the left's."""
+        hands, passes = self.hands, self.passes
         for seat in range(3):
-            passed = self.passes[seat]
-            self.hands[seat] = [c for c in self.hands[seat] if c not in passed]
+            for card in passes[seat]:
+                hands[seat].remove(card)
         for seat in range(3):
-            self.received[seat] = list(self.passes[(seat + 1) % 3])
-            self.hands[seat].extend(self.received[seat])
+            self.received[seat] = list(passes[(seat + 1) % 3])
+            hands[seat].extend(self.received[seat])
         self.phase = "play"
         self.leader = self.turn = (self.dealer + 1) % 3
 

@@ -93,7 +93,9 @@ class Deal:
         return expand_moves(self.moves(seat))
 
     def clockwise_from(self, first: int) -> list[int]:
-        return [(first + i) % self.seats for i in range(self.seats)]
+        seats = self.seats
+        first %= seats
+        return [*range(first, seats), *range(first)]
 
 
 class TrickDeal(Deal):

@@ -21,7 +21,7 @@ def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
     if cards is not None and len(moves) == 1:  # the common case, kept fast for self-play
         return {"type": "play", "card": cards[floor(rng.random() * len(cards))]}
     sizes = [(kind, spec, _count(kind, spec)) for kind, spec in moves.items()]
-    pick = rng.randrange(sum(size for _, _, size in sizes))
+    pick = floor(rng.random() * sum(size for _, _, size in sizes))
     for kind, spec, size in sizes:
         if pick >= size:
             pick -= size
@@ -37,7 +37,9 @@ def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
         if kind == "give":
             card, to = divmod(pick, len(spec["to"]))
             return {"type": "give", "card": spec["cards"][card], "to": spec["to"][to]}
-        if "choose" in spec:
-            return {"type": kind, "cards": rng.sample(spec["from"], spec["choose"])}
+        if "choose" in spec:  # draw the cards one by one, each uniformly among those left
+            pool = list(spec["from"])
+            cards = [pool.pop(floor(rng.random() * len(pool))) for _ in range(spec["choose"])]
+            return {"type": kind, "cards": cards}
         return {"type": kind}
     raise ValueError("no legal move")

@@ -246,13 +246,14 @@ def no_leak_and_refusal_check(match, seat, rng):
         {"type": "play", "card": rng.choice(GAME.pack.cards)},
         {"type": "pass", "cards": rng.sample(GAME.pack.cards, 3)},
     ])
-    if wrong in match.legal_actions(seat) or (
-            wrong["type"] == "pass" and "pass" in match.moves(seat)
-            and set(wrong["cards"]) <= set(deal.hands[seat])):
+    actor = rng.choice([seat, (seat + 1) % 3])  # during the passing, both may be able to act
+    if wrong in match.legal_actions(actor) or (
+            wrong["type"] == "pass" and "pass" in match.moves(actor)
+            and set(wrong["cards"]) <= set(deal.hands[actor])):
         return
     before = state_of(match)
     with pytest.raises((IllegalAction, NotYourTurn)):
-        match.apply(rng.choice([seat, (seat + 1) % 3]), wrong)
+        match.apply(actor, wrong)
     assert state_of(match) == before
 
 
