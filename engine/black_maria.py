@@ -41,7 +41,8 @@ class BlackMariaDeal(TrickDeal):
 
     def to_act(self) -> list[int]:
         if self.phase == "pass":
-            return [s for s in self.clockwise_from(self.dealer + 1) if self.passes[s] is None]
+            first = self.dealer + 1
+            return [s % 3 for s in (first, first + 1, first + 2) if self.passes[s % 3] is None]
         if self.phase == "play":
             return [self.turn]
         return []

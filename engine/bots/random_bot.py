@@ -20,9 +20,9 @@ def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
     cards = moves.get("play")
     if cards is not None and len(moves) == 1:  # the common case, kept fast for self-play
         return {"type": "play", "card": cards[floor(rng.random() * len(cards))]}
-    sizes = [(kind, spec, _count(kind, spec)) for kind, spec in moves.items()]
-    pick = floor(rng.random() * sum(size for _, _, size in sizes))
-    for kind, spec, size in sizes:
+    sizes = list(map(_count, moves, moves.values()))
+    pick = floor(rng.random() * sum(sizes))
+    for (kind, spec), size in zip(moves.items(), sizes):
         if pick >= size:
             pick -= size
             continue
