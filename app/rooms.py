@@ -170,11 +170,14 @@ class Room:
         self.match = match
 
     async def reload(self) -> None:
-        """Forget the replica and rebuild it from the database (the caller holds the lock)."""
+        """Forget the replica and rebuild it from the database (the caller holds the lock),
+        then tell the connections every event they have not seen yet."""
+        old = self.seq
         snap = await asyncio.to_thread(self.store.load_room, self.code)
         if snap is not None:
             self._install(snap)
         self.poke()
+        await self._deliver_since(old)
 
     # -- public description ----------------------------------------------------------------------
 
@@ -333,9 +336,7 @@ class Room:
         except Conflict:
             logs.event("error", self.code, logging.WARNING, what="conflict",
                        seq=numbered[0][0])
-            old = self.seq
             await self.reload()
-            await self._deliver_since(old)
             raise RoomError("conflict", "someone acted first; the table was refreshed, try again")
         except StorageError as error:
             logs.event("error", self.code, logging.ERROR, what="storage", error=str(error))
@@ -390,7 +391,6 @@ class Room:
         if self._broken:
             await self.reload()
             self._broken = False
-            await self._deliver_since(old)
             return
         tail = await asyncio.to_thread(self.store.tail, self.id, old)
         if not tail.events:
@@ -402,8 +402,8 @@ class Room:
                        seq=self.seq)
         else:
             logs.event("rebuilt", self.code, after=old)
+            self.seq = old  # what was applied of the tail is delivered after the rebuild
             await self.reload()
-            await self._deliver_since(old)
 
     def _apply_tail(self, tail: Tail) -> bool:
         """Apply stored events in order; False if they do not fit the replica (the caller
@@ -590,7 +590,11 @@ class Room:
         self._finish([(self.seq, "match", {"match": holder["id"], "number": number})])
         logs.event("match_started", self.code, match=holder["id"], number=number,
                    game=game, seq=self.seq)
-        await self._start_deal()
+        try:
+            await self._start_deal()
+        except RoomError as error:  # the match is stored; the driver deals (or another did)
+            logs.event("error", self.code, logging.WARNING, what="deal", code=error.code)
+            self.poke()
 
     # -- seats -----------------------------------------------------------------------------------
 
@@ -633,8 +637,16 @@ class Room:
             return seat, token
 
     async def _maybe_start(self) -> None:
+        """Start the match once every seat is filled. The seat change that called this is
+        already stored: a failure here (another process dealt first, the database went away)
+        is only logged, and the room's driver tries again."""
         if self.match is None and all(s.kind != "open" for s in self.seats):
-            await self._start_match()
+            try:
+                await self._start_match()
+            except RoomError as error:
+                logs.event("error", self.code, logging.WARNING, what="match_start",
+                           code=error.code)
+                self.poke()
 
     def seat_of_token(self, token: str) -> int | None:
         hashed = token_hash(token)
@@ -777,7 +789,11 @@ class Room:
     def _plan(self):
         """The next automatic step: (delay from last progress, what, seat) or None."""
         match = self.match
-        if match is None or match.finished:
+        if match is None:
+            if all(s.kind != "open" for s in self.seats):
+                return (0.0, "start", None)
+            return None
+        if match.finished:
             return None
         if match.current is None:
             return (self.settings.deal_pause, "deal", None)
@@ -818,6 +834,12 @@ class Room:
                 await asyncio.sleep(1)
 
     async def _step(self, what: str, seat: int | None) -> None:
+        if what == "start":
+            async with self.lock:
+                await self._ensure_fresh()
+                if self.match is None and all(s.kind != "open" for s in self.seats):
+                    await self._start_match()
+            return
         if what == "deal":
             async with self.lock:
                 await self._ensure_fresh()
@@ -949,8 +971,13 @@ class RoomManager:
             if room is not None and (code == "*" or seq > room.seq):
                 try:
                     await room.catch_up()
-                except Exception:
-                    log.exception("room %s: catching up failed", room.code)
+                except Exception as error:  # the database is away: try again in a second
+                    logs.event("error", room.code, logging.WARNING, what="catch_up",
+                               error=str(error)[:200])
+                    if not room.evicted:
+                        asyncio.get_running_loop().call_later(
+                            1.0, lambda c=room.code, s=seq: asyncio.ensure_future(
+                                self.remote_event(c, s)))
 
     async def close(self) -> None:
         if self._sweeper is not None:

@@ -1,0 +1,125 @@
+"""A table client that survives its server process: it reconnects (to the next URL) with
+``since`` and resends an unanswered action under the same id, as a browser would."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+from cardroom_client import Client
+
+_ids = itertools.count()
+
+
+class Player:
+    def __init__(self, urls: list[str], code: str, token: str | None, name: str):
+        self.urls, self.name = list(urls), name
+        self.client = Client(urls[0], code, token, name=name)
+        self.acked: dict[str, int | None] = {}  # client id -> event seq of its ack
+        self.refused: dict[str, int] = {}       # error code -> count
+        self.reconnects = 0
+
+    @property
+    def state(self):
+        return self.client.state
+
+    async def connect(self) -> None:
+        await self.client.connect()
+
+    async def reconnect(self) -> None:
+        delay = 0.1
+        while True:
+            self.urls.append(self.urls.pop(0))  # try the next process
+            url = f"{self.urls[0]}/ws/{self.client.code}"
+            try:
+                await self.client.connect(since=self.client.seq, url=url)
+                self.reconnects += 1
+                return
+            except Exception:  # noqa: BLE001 - that process is gone: try another
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+
+    async def _reply(self, id_: str, timeout: float = 20) -> dict:
+        async def find():
+            while True:
+                message = await self.client.inbox.get()
+                if message["type"] in ("ack", "error") and message.get("id") == id_:
+                    return message
+                if message["type"] == "_closed":
+                    return message
+        return await asyncio.wait_for(find(), timeout)
+
+    async def act_once(self, action: dict | None = None) -> dict:
+        """One action, retried under the same id until the server answers it."""
+        action = action or self.client.choose()
+        id_ = f"{self.name}-{next(_ids)}"
+        while True:
+            try:
+                await self.client.send({"type": "action", "id": id_, "action": action})
+                answer = await self._reply(id_)
+            except Exception:  # noqa: BLE001 - the socket broke under us
+                answer = {"type": "_closed"}
+            if answer["type"] == "_closed":
+                await self.reconnect()
+                continue
+            if answer["type"] == "ack":
+                self.acked[id_] = answer["seq"]
+                return answer
+            code = answer["code"]
+            self.refused[code] = self.refused.get(code, 0) + 1
+            if code in ("storage", "rate_limited"):
+                await asyncio.sleep(0.3)
+                continue
+            return answer  # not_your_turn / illegal / conflict: decide again from the state
+
+    async def play(self, timeout: float = 120, stop=None) -> None:
+        async def loop():
+            while True:
+                state = self.client.state
+                if state and state["match"] and state["match"]["finished"]:
+                    return
+                if stop is not None and stop(self):
+                    return
+                if self.client.my_turn():
+                    await self.act_once()
+                    continue
+                try:
+                    message = await asyncio.wait_for(self.client.inbox.get(), 5)
+                except asyncio.TimeoutError:
+                    continue
+                if message["type"] == "_closed":
+                    await self.reconnect()
+        await asyncio.wait_for(loop(), timeout)
+
+    async def close(self) -> None:
+        try:
+            await self.client.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def stored_client_ids(database_url: str) -> dict[str, int]:
+    """client id -> how many stored actions carry it."""
+    from sqlalchemy import func, select
+
+    from app.models import ActionRow
+    from app.store import Store
+
+    store = Store(database_url)
+    try:
+        with store.sessions() as s:
+            return dict(s.execute(select(ActionRow.client_id, func.count())
+                                  .where(ActionRow.client_id.is_not(None))
+                                  .group_by(ActionRow.client_id)).all())
+    finally:
+        store.close()
+
+
+def check_acknowledged(players, database_url: str) -> int:
+    """Every acknowledged action is stored exactly once."""
+    stored = stored_client_ids(database_url)
+    acked = [id_ for p in players for id_ in p.acked]
+    missing = [i for i in acked if stored.get(i, 0) != 1]
+    assert not missing, f"acknowledged actions not stored exactly once: {missing[:5]}"
+    assert all(n == 1 for n in stored.values()), "a client action id was applied twice"
+    return len(acked)

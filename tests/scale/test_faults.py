@@ -1,0 +1,208 @@
+"""Fault tests on the production topology as plain processes: PostgreSQL, Redis, two app
+processes. Each ends with the audit: every stored match replays through the engine to its
+stored scores, and every acknowledged action is stored exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+
+import pytest
+import websockets
+
+from app.audit import audit
+from cardroom_client import Client, create_room, join
+from tests.scale.players import Player, check_acknowledged
+
+pytestmark = [pytest.mark.services, pytest.mark.timeout(150)]
+
+GAME, SEATS, OPTIONS = "black_maria", ["open", "open", "bot:rules"], {"target": 40}
+
+
+async def table(apps, name: str, options=None) -> tuple[str, list[Player]]:
+    """A room with two people (seat 0 on the first process, seat 1 on the second) and a bot."""
+    code = await create_room(apps[0].http, GAME, SEATS, options or OPTIONS)
+    players = []
+    for seat in (0, 1):
+        app = apps[seat % len(apps)]
+        _, token = await join(app.http, code, f"{name}-{seat}", seat)
+        others = [a.ws for a in apps if a is not app]
+        player = Player([app.ws, *others], code, token, f"{name}-{seat}")
+        await player.connect()
+        players.append(player)
+    return code, players
+
+
+def assert_audit(database_url: str) -> dict:
+    result = audit(database_url)
+    assert result["ok"], result["problems"]
+    assert result["matches"] and result["finished"] == result["matches"], result
+    return result
+
+
+async def test_sigkill_one_process_mid_matches(pg_url, redis_url, processes):
+    a, b = processes(2, pg_url, redis_url)
+    tables = [await table([a, b], f"k{i}") for i in range(4)]
+    players = [p for _, ps in tables for p in ps]
+    plays = [asyncio.create_task(p.play(timeout=120)) for p in players]
+    # let every match get going, then kill process A without warning
+    while min(p.client.seq for p in players) < 12:
+        await asyncio.sleep(0.02)
+        if any(t.done() for t in plays):
+            errors = [t.exception() for t in plays if t.done() and t.exception()]
+            assert not errors, errors
+            break
+    a.kill()
+    await asyncio.gather(*plays)
+    moved = [p for p in players if p.reconnects]
+    assert moved, "nobody was connected to the killed process"
+    assert all(p.state["match"]["finished"] for p in players)
+    acked = check_acknowledged(players, pg_url)
+    assert acked > 0
+    result = assert_audit(pg_url)
+    assert result["matches"] == 4
+    for player in players:
+        await player.close()
+
+
+async def test_redis_restart_under_play(pg_url, private_redis, processes):
+    a, b = processes(2, pg_url, private_redis.url)
+    code, (anna, boris) = await table([a, b], "r")
+    watcher = Client(b.ws, code, name="watcher")  # a spectator on B sees A's actions via Redis
+    await watcher.connect()
+    plays = [asyncio.create_task(p.play(timeout=120)) for p in (anna, boris)]
+    while anna.client.seq < 15:
+        await asyncio.sleep(0.05)
+    private_redis.kill()
+    await asyncio.sleep(1.0)
+    private_redis.start()
+    await asyncio.gather(*plays)
+    final = await watcher.until(lambda s: s["match"] and s["match"]["finished"], timeout=30)
+    assert final["match"]["totals"] == anna.state["match"]["totals"]
+    seqs = [m["seq"] for m in watcher.messages if m["type"] == "event"]
+    assert seqs == list(range(seqs[0], seqs[-1] + 1)), "the spectator missed or repeated events"
+    # fan-out is back by itself: a chat line said on A reaches B's spectator at once
+    await anna.client.send({"type": "chat", "text": "after the restart"})
+    await watcher.until(lambda s: any(c["text"] == "after the restart" for c in s["chat"]),
+                        timeout=10)
+    check_acknowledged([anna, boris], pg_url)
+    assert_audit(pg_url)
+    await watcher.close()
+    for player in (anna, boris):
+        await player.close()
+
+
+def stored_count(database_url: str) -> int:
+    from sqlalchemy import func, select
+
+    from app.models import ActionRow, RoomEvent
+    from app.store import Store
+
+    store = Store(database_url)
+    try:
+        with store.sessions() as s:
+            return (s.scalar(select(func.count()).select_from(ActionRow)),
+                    s.scalar(select(func.count()).select_from(RoomEvent)))
+    finally:
+        store.close()
+
+
+async def test_database_briefly_unreachable(pg_url, redis_url, processes):
+    import httpx
+    from sqlalchemy.engine import make_url
+
+    from tests.scale.conftest import TcpProxy
+
+    real = make_url(pg_url)
+    proxy = TcpProxy(real.port or 5432, real.host)
+    proxied = real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    try:
+        a, b = processes(2, proxied, redis_url)
+        code, players = await table([a, b], "d", {"target": 40})
+        await asyncio.gather(*(p.play(timeout=60, stop=lambda p: p.client.seq >= 10)
+                               for p in players))
+        # the bot acts at once: wait until a person has the turn, then cut the database
+        for _ in range(200):
+            ready = [p for p in players if p.client.my_turn()]
+            if ready:
+                break
+            await asyncio.sleep(0.05)
+            for p in players:
+                while not p.client.inbox.empty():
+                    p.client.inbox.get_nowait()
+        actor = ready[0]
+        before = stored_count(pg_url)
+        proxy.cut()
+        await actor.client.send({"type": "action", "id": "during-outage",
+                                 "action": actor.client.choose()})
+        answer = await actor._reply("during-outage", timeout=30)
+        assert answer["type"] == "error" and answer["code"] == "storage", answer
+        assert "nothing was applied" in answer["message"]
+        async with httpx.AsyncClient() as http:
+            r = await http.get(a.http + "/api/health", timeout=15)
+            assert r.status_code == 503 and r.json()["database"] is False, r.text
+        await asyncio.sleep(1.0)
+        assert stored_count(pg_url) == before, "something was stored while it was down"
+        proxy.restore()
+        await asyncio.gather(*(p.play(timeout=120) for p in players))
+        async with httpx.AsyncClient() as http:
+            assert (await http.get(a.http + "/api/health", timeout=10)).status_code == 200
+        assert "during-outage" not in {i for p in players for i in p.acked}
+        check_acknowledged(players, pg_url)
+        assert_audit(pg_url)
+        for player in players:
+            await player.close()
+    finally:
+        proxy.close()
+
+
+async def test_flood_of_bad_and_racing_messages(pg_url, redis_url, processes):
+    a, b = processes(2, pg_url, redis_url, rate=1000)
+    code, (anna, boris) = await table([a, b], "f", {"target": 1})
+    # a twin of anna's seat on the other process, and a spectator, both flooding
+    twin = Client(b.ws, code, anna.client.token, name="twin")
+    await twin.connect()
+    spectator = Client(a.ws, code, name="spy")
+    await spectator.connect()
+    rng = random.Random(5)
+    junk = ["{not json", "[1,2]", json.dumps({"type": "dance"}), "x" * 5000,
+            json.dumps({"type": "action", "id": "same", "action": {"type": "play", "card": "AS"}}),
+            json.dumps({"type": "action", "action": {"type": "fly"}}),
+            json.dumps({"type": "action", "id": 7, "action": None}),
+            json.dumps({"type": "hello", "token": "forged"}),
+            json.dumps({"type": "chat", "text": ""}),
+            json.dumps({"type": "standin", "seat": 1})]
+    stop = asyncio.Event()
+
+    async def flood(client: Client):
+        sent = 0
+        while not stop.is_set():
+            if rng.random() < 0.5 and client.state and client.state["match"] \
+                    and client.state["match"]["moves"]:
+                await client.send({"type": "action", "id": f"race-{rng.randrange(40)}",
+                                   "action": client.choose()})
+            else:
+                await client.send(rng.choice(junk))
+            sent += 1
+            await asyncio.sleep(0.002)
+        return sent
+
+    floods = [asyncio.create_task(flood(c)) for c in (twin, spectator)]
+    await asyncio.gather(anna.play(timeout=120), boris.play(timeout=120))
+    stop.set()
+    sent = sum(await asyncio.gather(*floods))
+    assert sent > 200
+    assert anna.state["match"]["finished"] and boris.state["match"]["finished"]
+    for client in (anna.client, boris.client, twin, spectator):
+        seqs = [m["seq"] for m in client.messages if m["type"] == "event"]
+        assert seqs == sorted(set(seqs)), f"{client.name} saw events out of order"
+    errors = {m["code"] for m in twin.messages + spectator.messages if m["type"] == "error"}
+    assert {"bad_json", "unknown_type", "too_large"} <= errors, errors
+    result = assert_audit(pg_url)
+    assert result["matches"] == 1
+    for c in (twin, spectator):
+        await c.close()
+    for player in (anna, boris):
+        await player.close()
