@@ -49,7 +49,7 @@ class Deal:
         self.kitty = kitty
         self.actions: list[tuple[int, dict]] = []
         self.over = False
-        #: The one seat to act when exactly one may (a shortcut of ``to_act``), else None.
+        #: A shortcut of ``to_act``: when not None, the one seat to act (None: ask ``to_act``).
         self.turn: int | None = None
 
     # -- what each game implements -------------------------------------------------------------

@@ -1,0 +1,132 @@
+"""The shared core: action schemas, packs, dealing, the turn shortcut, views of every game."""
+
+import json
+import random
+
+import pytest
+
+from engine import GAMES, BadDeal, BadOptions, MalformedAction, NotYourTurn, new_match
+from engine.actions import CARD, CARDS, INTEGER, OPTIONAL_FLAG, Schema, describe
+from engine.bots.random_bot import random_bot
+from engine.cards import holds_suit, of_suit
+from engine.core import expand_moves
+from engine.record import replay
+
+SCHEMA = Schema({"play": {"card": CARD, "trump": OPTIONAL_FLAG}, "bid": {"value": INTEGER},
+                 "pass": {"cards": CARDS}, "draw": {}})
+
+
+@pytest.mark.parametrize("action, normal", [
+    ({"type": "play", "card": "QS"}, {"type": "play", "card": "QS"}),
+    ({"type": "play", "card": "QS", "trump": False}, {"type": "play", "card": "QS"}),
+    ({"type": "play", "card": "QS", "trump": True}, {"type": "play", "card": "QS", "trump": True}),
+    ({"type": "bid", "value": 75}, {"type": "bid", "value": 75}),
+    ({"type": "draw"}, {"type": "draw"}),
+])
+def test_schema_normal_forms(action, normal):
+    original = json.dumps(action)
+    assert SCHEMA.parse(action) == normal
+    assert json.dumps(action) == original, "the caller's dict is never changed"
+    assert SCHEMA.parse(action) is not action
+
+
+@pytest.mark.parametrize("action, reason", [
+    ("play QS", "JSON object"),
+    ({"card": "QS"}, "unknown action type"),
+    ({"type": "jump"}, "unknown action type"),
+    ({"type": ["play"], "card": "QS"}, "unknown action type"),
+    ({"type": "play"}, "needs the field 'card'"),
+    ({"type": "play", "card": "QS", "extra": 1}, "has no field 'extra'"),
+    ({"type": "play", "card": "Q"}, "not a card code"),
+    ({"type": "play", "card": 12}, "not a card code"),
+    ({"type": "play", "card": "QS", "trump": "yes"}, "true or false"),
+    ({"type": "bid", "value": True}, "whole number"),
+    ({"type": "bid", "value": 7.5}, "whole number"),
+    ({"type": "pass", "cards": []}, "non-empty list"),
+    ({"type": "pass", "cards": ["AS", "AS", "KS"]}, "named twice"),
+    ({"type": "draw", "card": "QS"}, "has no field 'card'"),
+])
+def test_schema_refuses_malformed_actions(action, reason):
+    with pytest.raises(MalformedAction, match=reason):
+        SCHEMA.parse(action)
+
+
+def test_describe_names_an_action_in_a_few_words():
+    assert describe({"type": "play", "card": "QS"}) == "play QS"
+    assert describe({"type": "pass", "cards": ["AS", "KS", "QH"]}) == "pass AS KS QH"
+    assert describe({"type": "give", "card": "7C", "to": 2}) == "give 7C to 2"
+    assert describe({"type": "play", "card": "KH", "trump": True}) == "play KH trumps"
+
+
+def test_suit_filters_keep_hand_order():
+    hand = ["7H", "AS", "KH", "2C", "QH"]
+    assert of_suit(hand, "H") == ["7H", "KH", "QH"]
+    assert of_suit(hand, "D") == []
+    assert holds_suit(hand, "C") and not holds_suit(hand, "D")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_start_deal_refuses_bad_packs_and_dealers(game):
+    match = new_match(game)
+    pack = list(GAMES[game].pack.cards)
+    for deck in (pack[:-1], pack[:-1] + pack[:1], [[c] for c in pack], "AS" * 16):
+        with pytest.raises(BadDeal):
+            match.start_deal(deck, 0)
+    with pytest.raises(BadDeal):
+        match.start_deal(pack, GAMES[game].seats)
+    assert match.deals == [] and match.current is None
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_unknown_options_are_refused(game):
+    with pytest.raises(BadOptions):
+        new_match(game, {"colour": "red"})
+    with pytest.raises(BadOptions):
+        new_match(game, {"target": -5})
+    with pytest.raises(BadOptions):
+        new_match("whist")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_secure_shuffle_deals_a_permutation(game):
+    match = new_match(game)
+    deal = match.start_deal()
+    assert GAMES[game].pack.is_permutation(deal.deck)
+    assert match.next() == {"deal": 0, "seat": match.to_act()[0]}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_turn_shortcut_agrees_with_to_act_and_moves(game):
+    """``Deal.turn``, when set, is the one seat to act; the moves say the same as ``to_act``."""
+    rng = random.Random(11)
+    for _ in range(40):
+        match = new_match(game, {"target": 10 ** 6})
+        deal = match.start_deal(rng=rng)
+        while match.current is not None:
+            to_act = deal.to_act()
+            assert deal.turn is None or to_act == [deal.turn]
+            for seat in range(deal.seats):
+                assert bool(match.moves(seat)) == (seat in to_act)
+            seat = rng.choice(to_act)
+            match.apply(seat, random_bot(None, match.moves(seat), rng))
+        assert deal.turn is None and deal.to_act() == [] and match.moves(0) == {}
+        with pytest.raises(NotYourTurn):
+            match.apply(0, {"type": "play", "card": deal.deck[0]})
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_listed_move_is_accepted(game):
+    """``legal_actions`` (the expansion of ``moves``) lists only actions the engine accepts."""
+    rng = random.Random(5)
+    match = new_match(game)
+    match.start_deal(rng=rng)
+    checked = 0
+    while match.current is not None and checked < 60:
+        seat = match.to_act()[0]
+        listed = match.legal_actions(seat)
+        assert listed == expand_moves(match.moves(seat))
+        record = match.to_record()
+        for action in rng.sample(listed, min(5, len(listed))):
+            replay(record).apply(seat, action)
+            checked += 1
+        match.apply(seat, random_bot(None, match.moves(seat), rng))
