@@ -57,7 +57,7 @@ def live(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     reason = _unavailable()
     if reason:

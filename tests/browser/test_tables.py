@@ -88,7 +88,8 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
         if not my_turn(page):
             page.wait_for_timeout(30)
             continue
-        in_trick = page.locator("#trick .card").count()
+        # a trick in progress, not the finished one that lingers in the middle for a moment
+        in_trick = page.locator("#trick:not(.done) .card").count()
         if not reloaded and in_trick > 0:
             hand = page.locator(".hand-row .card").count()
             shot(page, "black-maria-play-laptop")
