@@ -118,6 +118,7 @@ class Table:
         self.done = asyncio.Event()
         self.finished_seats = 0
         self.turn = 0  # bare relay: actions so far
+        self.debug: dict = {}  # seat -> its last message (shown if the table gets stuck)
 
     async def slot(self) -> None:
         if not self.pace:
@@ -167,7 +168,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
     async with websockets.connect(url, max_size=2 ** 22, ping_interval=None,
                                   open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
-        seat, busy, counter = None, False, 0
+        seat, busy, counter, last_state = None, False, 0, None
         seen = [0] * table.nseats  # accepted actions of each seat so far, as this seat saw them
 
         async def act(state):
@@ -185,6 +186,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
         async for raw in ws:
             message = json.loads(raw)
             kind = message["type"]
+            table.debug[seat] = {k: v for k, v in message.items() if k != "state"}
             if kind == "event":
                 event = message["event"]
                 if event["kind"] == "action":
@@ -193,6 +195,8 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                     seen[actor] += 1
                     if event["seat"] == seat:
                         busy = False
+                if "state" not in message:  # an earlier event of a batch: state comes last
+                    continue
                 state = message["state"]
             elif kind == "welcome":
                 state = message["state"]
@@ -325,7 +329,25 @@ async def client_main(args) -> dict:
             await asyncio.sleep(1)
 
     sampler = asyncio.create_task(sample())
+
+    async def watchdog():  # no action anywhere for 30 s: give up on the stuck tables
+        last, still = -1, 0
+        while True:
+            await asyncio.sleep(1)
+            now_done = sum(len(t.latencies) for t in tables)
+            still = still + 1 if now_done == last else 0
+            last = now_done
+            if still >= 30:
+                for t in tables:
+                    if not t.done.is_set():
+                        print(f"stuck table {t.index}: {t.debug}", file=sys.stderr)
+                for task in tasks:
+                    task.cancel()
+                return
+
+    dog = asyncio.create_task(watchdog())
     results = await asyncio.gather(*tasks, return_exceptions=True)
+    dog.cancel()
     sampler.cancel()
     cpu1 = cpu_seconds(pids)
     db1 = cpu_seconds(args.db_pids)
