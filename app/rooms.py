@@ -253,8 +253,17 @@ class Room:
             "match": ({"id": self.match_id, "number": self.match_number}
                       if self.match_id is not None else None),
             "turn_timer": self.turn_timer,
+            **self.turn_clock(),
             "created": iso(self.created),
         }
+
+    def turn_clock(self) -> dict:
+        """Seconds left to the person whose turn timer runs (``turn_left``, ``turn_seat``)."""
+        plan = self._plan() if self.turn_timer else None
+        if plan is None or plan[1] != "timer":
+            return {"turn_left": None, "turn_seat": None}
+        left = self.last_progress + plan[0] - time.monotonic()
+        return {"turn_left": round(max(0.0, left), 1), "turn_seat": plan[2]}
 
     def state_for(self, seat: int | None, info: dict | None = None) -> dict:
         return {

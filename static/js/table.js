@@ -204,13 +204,25 @@ function restoreFocus(key) {
   if (target && document.activeElement !== target) target.focus({ preventScroll: true });
 }
 
+// The turn timer: the server says how many seconds are left (room.turn_left); count down here.
+let turnDeadline = null;
+setInterval(() => { if (turnDeadline !== null) drawTurnClock(false); }, 1000);
+
+function drawTurnClock(fresh = true) {
+  const timer = $("turn-timer");
+  if (fresh) turnDeadline = room.turn_left == null ? null : performance.now() + room.turn_left * 1000;
+  timer.hidden = !room.turn_timer;
+  if (!room.turn_timer) { timer.textContent = ""; return; }
+  if (turnDeadline === null) { timer.textContent = t("table.turn_timer", { n: room.turn_timer }); return; }
+  const left = Math.max(0, Math.ceil((turnDeadline - performance.now()) / 1000));
+  timer.textContent = t("table.turn_left", { name: room.seats[room.turn_seat].name || "", n: left });
+}
+
 function draw() {
   if (!state) return;
   const keep = focusKey();
   room = state.room;
-  const timer = $("turn-timer");
-  timer.hidden = !room.turn_timer;
-  timer.textContent = room.turn_timer ? t("table.turn_timer", { n: room.turn_timer }) : "";
+  drawTurnClock();
   const m = model();
   const felt = $("felt");
   renderSeats(felt, m);

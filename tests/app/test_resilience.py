@@ -247,6 +247,9 @@ async def test_standin_bot_and_taking_the_seat_back(server):
 async def test_turn_timer_plays_for_a_slow_person(server):
     code, token, anna = await seated(server, turn_timer=1)
     await anna.until(lambda s: bool(s["match"]["moves"]))
+    # once the bots have passed, only Anna's clock runs, and her state says so
+    await anna.until(lambda s: s["room"]["turn_seat"] == 0, timeout=10)
+    assert 0 < anna.state["room"]["turn_left"] <= 1
     seq = anna.seq
     # Anna does nothing: after a second the rules bot passes for her.
     await anna.until(lambda s: s["match"]["deal"]["passed"][0], timeout=10)
