@@ -158,8 +158,8 @@ async def match(match_id: int, request: Request):
     return detail
 
 
-@router.get("/matches/{match_id}/record")
-async def match_record(match_id: int, request: Request):
+async def finished_record(request: Request, match_id: int) -> dict:
+    """The record of a finished match: 404 for no match, 409 while it runs (its packs are secret)."""
     def work(session):
         from .models import MatchRow
 
@@ -174,11 +174,16 @@ async def match_record(match_id: int, request: Request):
     if result == 404:
         raise HTTPException(404, f"no match {match_id}")
     if result == 409:
-        raise HTTPException(409, "the match is still running: its record (and pack order) "
-                                 "is available once it is finished")
+        raise HTTPException(409, "the match is still running: its record, replay and pack "
+                                 "order are available once it is finished")
+    return result
+
+
+@router.get("/matches/{match_id}/record")
+async def match_record(match_id: int, request: Request):
     from fastapi.responses import JSONResponse
 
-    return JSONResponse(result, headers={
+    return JSONResponse(await finished_record(request, match_id), headers={
         "Content-Disposition": f'attachment; filename="cardroom-match-{match_id}.json"'})
 
 

@@ -28,6 +28,7 @@ from engine import EVERYONE, GAMES
 from engine.core import Match
 
 from . import i18n
+from .api import finished_record, in_session
 
 ROOT = Path(__file__).resolve().parent.parent
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -76,16 +77,6 @@ def page(request: Request, name: str, **context) -> HTMLResponse:
     response = templates.TemplateResponse(request, name, context)
     response.headers["Content-Language"] = lang
     return response
-
-
-async def in_session(request: Request, work):
-    store = request.app.state.store
-
-    def run():
-        with store.sessions() as session:
-            return work(session)
-
-    return await asyncio.to_thread(run)
 
 
 # -- pages ---------------------------------------------------------------------------------------
@@ -247,21 +238,5 @@ def replay_frames(record: dict) -> dict:
 @router.get("/api/matches/{match_id}/replay", tags=["pages"])
 async def match_replay(match_id: int, request: Request):
     """Replay frames of a finished match, all hands open (409 while it runs)."""
-    from . import history
-    from .models import MatchRow
-
-    def work(session):
-        row = session.get(MatchRow, match_id)
-        if row is None:
-            return 404
-        if row.status != "finished":
-            return 409
-        return history.record(session, match_id)
-
-    record = await in_session(request, work)
-    if record == 404:
-        raise HTTPException(404, f"no match {match_id}")
-    if record == 409:
-        raise HTTPException(409, "the match is still running: its replay is available once "
-                                 "it is finished")
+    record = await finished_record(request, match_id)
     return JSONResponse(await asyncio.to_thread(replay_frames, record))
