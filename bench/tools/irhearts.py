@@ -1,0 +1,13 @@
+"""The Hearts loop bench/engine_bench.py times (OpenSpiel, for N deals): run under callgrind by
+irdeal.sh with a python that has pyspiel."""
+import random
+import sys
+
+import pyspiel
+
+n = int(sys.argv[1])
+game, rng = pyspiel.load_game("hearts"), random.Random(1)
+for _ in range(n):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
