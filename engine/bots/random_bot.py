@@ -11,35 +11,42 @@ def _count(kind: str, spec) -> int:
         return len(spec)
     if kind == "give":
         return len(spec["cards"]) * len(spec["to"])
-    if "choose" in spec:
-        return 1  # one representative: the choice of cards is drawn below
-    return 1
+    return 1  # an action without fields, or one representative of a "choose" (drawn below)
 
 
 def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
-    cards = moves.get("play")
-    if cards is not None and len(moves) == 1:  # the common case, kept fast for self-play
-        return {"type": "play", "card": cards[floor(rng.random() * len(cards))]}
+    draw = rng.random
+    if len(moves) == 1:  # one kind of action (always so while playing cards): nothing to weigh
+        cards = moves.get("play")
+        if cards is not None:  # the common case, kept fast for self-play
+            return {"type": "play", "card": cards[floor(draw() * len(cards))]}
+        [(kind, spec)] = moves.items()
+        return _action(kind, spec, floor(draw() * _count(kind, spec)), draw)
     sizes = list(map(_count, moves, moves.values()))
-    pick = floor(rng.random() * sum(sizes))
+    pick = floor(draw() * sum(sizes))
     for (kind, spec), size in zip(moves.items(), sizes):
-        if pick >= size:
-            pick -= size
-            continue
-        if kind == "play":
-            return {"type": "play", "card": spec[pick]}
-        if kind == "trump":
-            return {"type": "play", "card": spec[pick], "trump": True}
-        if kind == "declare":
-            return {"type": "declare", "cards": list(spec[pick])}
-        if kind in ("bid", "contract"):
-            return {"type": kind, "value": spec[pick]}
-        if kind == "give":
-            card, to = divmod(pick, len(spec["to"]))
-            return {"type": "give", "card": spec["cards"][card], "to": spec["to"][to]}
-        if "choose" in spec:  # draw the cards one by one, each uniformly among those left
-            pool = list(spec["from"])
-            cards = [pool.pop(floor(rng.random() * len(pool))) for _ in range(spec["choose"])]
-            return {"type": kind, "cards": cards}
-        return {"type": kind}
+        if pick < size:
+            return _action(kind, spec, pick, draw)
+        pick -= size
     raise ValueError("no legal move")
+
+
+def _action(kind: str, spec, pick: int, draw) -> dict:
+    """The ``pick``-th action of one kind of ``moves`` (``draw``: uniform in [0, 1))."""
+    if kind == "play":
+        return {"type": "play", "card": spec[pick]}
+    if kind == "trump":
+        return {"type": "play", "card": spec[pick], "trump": True}
+    if kind == "declare":
+        return {"type": "declare", "cards": list(spec[pick])}
+    if kind in ("bid", "contract"):
+        return {"type": kind, "value": spec[pick]}
+    if kind == "give":
+        card, to = divmod(pick, len(spec["to"]))
+        return {"type": "give", "card": spec["cards"][card], "to": spec["to"][to]}
+    if "choose" in spec:  # draw the cards one by one, each uniformly among those left
+        pool = list(spec["from"])
+        left = len(pool)
+        return {"type": kind,
+                "cards": [pool.pop(floor(draw() * n)) for n in range(left, left - spec["choose"], -1)]}
+    return {"type": kind}
