@@ -26,7 +26,6 @@ Where rules.md is silent, this module chooses:
 from __future__ import annotations
 
 import random
-from operator import itemgetter
 
 from .actions import CARD, INTEGER, OPTIONAL_FLAG, Schema
 from .cards import SUIT_NAMES, Pack, holds_suit, of_suit
@@ -144,7 +143,7 @@ class BigMariageDeal(TrickDeal):
     def _play_moves(self, hand: list[str]) -> dict:
         trick = self.trick
         if trick:
-            led = trick[0][1][1]
+            led = trick[0][1]
             cards = of_suit(hand, led)
             if cards:
                 return {"play": cards}
@@ -249,15 +248,17 @@ class BigMariageDeal(TrickDeal):
             raise self._out_of_phase()
         card, call = action["card"], "trump" in action  # the parsed form drops a false flag
         hand = self.hands[seat]
-        if card not in hand:
-            raise IllegalAction(f"{card} is not in your hand")
+        try:
+            position = hand.index(card)
+        except ValueError:
+            raise IllegalAction(f"{card} is not in your hand") from None
         trick = self.trick
         suit = card[1]
         if trick:
             if call:
                 raise IllegalAction("you can only call trumps when leading a king or queen "
                                     "of a marriage you hold")
-            led = trick[0][1][1]
+            led = trick[0][1]
             if suit != led:
                 if holds_suit(hand, led):
                     raise follow_suit_error(led)
@@ -274,12 +275,12 @@ class BigMariageDeal(TrickDeal):
                                   "trick": self.tricks_played},)
             if not self.declared_variant:
                 self._score_marriage(seat, suit)
-        hand.remove(card)
-        trick.append((seat, card))
+        del hand[position]
+        trick.append(card)
         if len(trick) < 4:
             self.turn = (seat + 1) % 4
             return
-        points = card_points(map(itemgetter(1), trick))
+        points = card_points(trick)
         winner = self.close_trick()
         self.card_points[winner & 1] += points
         self.tricks_played += 1

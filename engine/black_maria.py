@@ -56,7 +56,7 @@ class BlackMariaDeal(TrickDeal):
         if seat != self.turn:
             return {}
         if self.trick:
-            following = of_suit(hand, self.trick[0][1][1])
+            following = of_suit(hand, self.trick[0][1])
             if following:
                 return {"play": following}
         return {"play": list(hand)}
@@ -91,19 +91,21 @@ class BlackMariaDeal(TrickDeal):
         if self.phase != "play":
             raise IllegalAction("everyone must pass three cards first")
         card, hand, trick = action["card"], self.hands[seat], self.trick
-        if card not in hand:
-            raise IllegalAction(f"{card} is not in your hand")
+        try:
+            position = hand.index(card)
+        except ValueError:
+            raise IllegalAction(f"{card} is not in your hand") from None
         if trick:
-            led = trick[0][1][1]
+            led = trick[0][1]
             if card[1] != led and holds_suit(hand, led):
                 raise follow_suit_error(led)
-        hand.remove(card)
-        trick.append((seat, card))
+        del hand[position]
+        trick.append(card)
         if len(trick) < 3:
             self.turn = (seat + 1) % 3
             return
         self.close_trick()
-        if not self.hands[self.turn]:
+        if not hand:  # every hand is as long as this one between tricks
             self.phase, self.over = "over", True
             self.turn = self.leader = None
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import random
 import operator
-from operator import itemgetter
 import secrets
 from dataclasses import dataclass
 from typing import Callable, ClassVar
@@ -106,11 +105,12 @@ class TrickDeal(Deal):
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
         self.hands: list[list[str]] = [[] for _ in range(self.seats)]
-        self.trick: list[tuple[int, str]] = []
+        #: The cards of the trick in progress as played: the leader's first, then clockwise.
+        self.trick: list[str] = []
         self.leader: int | None = None
         self.captured: list[list[str]] = [[] for _ in range(self.seats)]
         self.tricks_won = [0] * self.seats
-        self._last_trick: tuple[list[tuple[int, str]], int] | None = None  # (trick, winner)
+        self._last_trick: tuple[list[str], int, int] | None = None  # (cards, leader, winner)
         self.trump: str | None = None
 
     def require_in_hand(self, seat: int, card: str) -> None:
@@ -119,27 +119,32 @@ class TrickDeal(Deal):
 
     def close_trick(self) -> int:
         """Give the full trick to its winner; return the winner, who leads next."""
-        trick = self.trick
-        winner = trick_winner(trick, self.trump, self.pack.strength)[0]
-        self.captured[winner].extend(map(_card, trick))
+        trick, leader = self.trick, self.leader
+        winner = (leader + trick_winner(trick, self.trump, self.pack.strength)) % self.seats
+        self.captured[winner] += trick
         self.tricks_won[winner] += 1
-        self._last_trick = trick, winner  # the list is left as it is: a new trick starts
+        self._last_trick = trick, leader, winner  # the list is left as it is: a new trick starts
         self.trick = []
         self.leader = self.turn = winner
         return winner
+
+    def plays(self, trick: list[str], leader: int) -> list[list]:
+        """``[[seat, card], ...]``: who played each card of ``trick``, led by ``leader``."""
+        seats = self.seats
+        return [[(leader + i) % seats, card] for i, card in enumerate(trick)]
 
     @property
     def last_trick(self) -> dict | None:
         """The last finished trick, ``{"cards": [[seat, card], ...], "winner": seat}``."""
         if self._last_trick is None:
             return None
-        trick, winner = self._last_trick
-        return {"cards": [[seat, card] for seat, card in trick], "winner": winner}
+        trick, leader, winner = self._last_trick
+        return {"cards": self.plays(trick, leader), "winner": winner}
 
     def trick_view(self) -> dict:
         """The public part of the trick play, the same for every viewer."""
         return {
-            "trick": [[s, c] for s, c in self.trick],
+            "trick": self.plays(self.trick, self.leader),
             "leader": self.leader,
             "turn": self.turn,
             "last_trick": self.last_trick,
@@ -163,21 +168,17 @@ def beats(card: str, best: str, trump: str | None, strength: dict[str, int]) -> 
     return card[1] == trump
 
 
-def trick_winner(trick, trump: str | None, strength: dict[str, int]) -> tuple[int, str]:
-    """The seat and card winning ``trick`` (``[(seat, card), ...]``, led first): the highest
-    trump, else the highest card of the suit led."""
-    plays = iter(trick)
-    best_seat, best = next(plays)
-    for seat, card in plays:
+def trick_winner(trick: list[str], trump: str | None, strength: dict[str, int]) -> int:
+    """The position in ``trick`` (its cards, led first) of the winning card: the highest trump,
+    else the highest card of the suit led."""
+    best = trick[0]
+    for card in trick:
         if card[1] == best[1]:
             if strength[card] > strength[best]:
-                best_seat, best = seat, card
+                best = card
         elif card[1] == trump:
-            best_seat, best = seat, card
-    return best_seat, best
-
-
-_card = itemgetter(1)  # the card of a (seat, card) play
+            best = card
+    return trick.index(best)
 
 
 def follow_suit_error(led_suit: str) -> IllegalAction:

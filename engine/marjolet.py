@@ -153,7 +153,7 @@ class MarjoletDeal(TrickDeal):
 
     def _end_phase_cards(self, hand: list[str]) -> list[str]:
         """The cards the second player may play in the end phase."""
-        led = self.trick[0][1]
+        led = self.trick[0]
         suit = led[1]
         same = of_suit(hand, suit)
         if same:
@@ -178,32 +178,33 @@ class MarjoletDeal(TrickDeal):
             raise IllegalAction("declare, exchange or draw: you must draw before the next trick")
         card = action["card"]
         hand = self.hands[seat]
-        if card not in hand:
-            raise IllegalAction(f"{card} is not in your hand")
+        try:
+            position = hand.index(card)
+        except ValueError:
+            raise IllegalAction(f"{card} is not in your hand") from None
         trick = self.trick
         if trick and phase == "end":
             allowed = self._end_phase_cards(hand)
             if card not in allowed:
-                suit = trick[0][1][1]
+                suit = trick[0][1]
                 if allowed[0][1] != suit:
                     raise IllegalAction(f"you must trump ({SUIT_NAMES[self.trump]})")
                 if card[1] == suit:
                     raise IllegalAction("you must head the trick")
                 raise IllegalAction(f"you must follow suit ({SUIT_NAMES[suit]})")
         # Validated: change the state.
-        hand.remove(card)
+        del hand[position]
         shown = self.shown[seat]
         if shown:
             shown.discard(card)
         if card == self.dix and self.dix_live:
             self.dix_live = False
             self._score_dix(seat, "played")
-        if not trick:
-            trick.append((seat, card))
+        trick.append(card)
+        if len(trick) < 2:
             self.turn = 1 - seat
             return
-        trick.append((seat, card))
-        points = (10 if trick[0][1][0] in POINT_RANKS else 0) + (10 if card[0] in POINT_RANKS else 0)
+        points = (10 if trick[0][0] in POINT_RANKS else 0) + (10 if card[0] in POINT_RANKS else 0)
         winner = self.close_trick()
         self.card_points[winner] += points
         self.tricks_played += 1
@@ -335,7 +336,7 @@ class MarjoletDeal(TrickDeal):
             "exchanged_by": self.exchanged_by,
             "turn_up_taken_by": self.turn_up_taker,
             "dix_live": self.dix_live,
-            "played": self.captured[0] + self.captured[1] + [c for _, c in self.trick],
+            "played": self.captured[0] + self.captured[1] + self.trick,
             "card_points": list(self.card_points),
             "scores": self.scores(),
         })

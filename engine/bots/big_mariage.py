@@ -186,7 +186,7 @@ def _lead(deal, seat, hand, legal, calls, trump, seen, options):
 
 def _follow(seat, legal, trick, trump, seen):
     partner = (seat + 2) % 4
-    winner, best = trick_winner(trick, trump, PACK.strength)
+    winner, best = trick[trick_winner([c for _, c in trick], trump, PACK.strength)]
     last_to_play = len(trick) == 3
     points = sum(POINTS[c[0]] for _, c in trick)
     if winner == partner:

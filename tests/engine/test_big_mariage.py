@@ -609,7 +609,7 @@ def test_trump_calls_change_several_times_and_led_card_is_already_trump():
     play(match, 2, "TS")
     play(match, 3, "KS")
     # seat 0: no... seat 0 holds AS: it had to follow
-    assert deal.trick[-1] == (3, "KS")
+    assert deal.trick[-1] == "KS" and deal.view(None)["trick"][-1] == [3, "KS"]
     play(match, 0, "AS")
     assert deal.last_trick["winner"] == 0
     # the called suit changes: clubs
@@ -945,7 +945,7 @@ def _candidates(deal, seat, rng):
 def _check_invariants(deal):
     held = [c for h in deal.hands for c in h]
     captured = [c for won in deal.captured for c in won]
-    in_trick = [c for _, c in deal.trick]
+    in_trick = list(deal.trick)
     kitty_out = [] if deal.phase != "bidding" and deal.declarer is not None \
         else list(deal.kitty_cards)
     if deal.contract is None and deal.over:

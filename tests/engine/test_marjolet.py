@@ -695,7 +695,7 @@ CARD_RE = re.compile(r'"([AKQJT987][SHDC])"')
 
 def _known_to(deal, seat):
     """Cards ``seat`` may legitimately know of."""
-    known = set(deal.captured[0]) | set(deal.captured[1]) | {c for _, c in deal.trick}
+    known = set(deal.captured[0]) | set(deal.captured[1]) | set(deal.trick)
     if seat in (0, 1):
         known |= set(deal.hands[seat])
     for combos in deal.combinations:
@@ -734,7 +734,7 @@ def test_match_view_for_a_seat_hides_the_opponent():
 
 def _conserved(deal):
     cards = deal.hands[0] + deal.hands[1] + deal.captured[0] + deal.captured[1]
-    cards += [c for _, c in deal.trick]
+    cards += deal.trick
     if deal.turn_up is not None:
         cards.append(deal.turn_up)
         cards += deal.deck[deal.next_card:]
