@@ -414,10 +414,6 @@ class BigMariage(Game):
         return deck, [a, b + 1, c + 2, d + 3]
 
     def check_kitty(self, kitty) -> None:
-        if type(kitty) is list and len(kitty) == KITTY_SIZE:  # the fast, common case
-            a, b, c, d = sorted(kitty) if all(type(i) is int for i in kitty) else (0,) * 4
-            if 0 < a and a + 1 < b and b + 1 < c and c + 1 < d < len(self.pack) - 1:
-                return
         if not isinstance(kitty, list) or len(kitty) != KITTY_SIZE or not all(
                 isinstance(i, int) and not isinstance(i, bool) for i in kitty):
             raise BadDeal("the kitty must be a list of 4 card positions in the pack")

@@ -323,11 +323,12 @@ class Match:
             raise BadDeal(f"no seat {dealer!r} to deal")
         if expected is not None and dealer != expected:
             raise BadDeal(f"seat {expected} must deal, not seat {dealer}")
-        if deck is None:
+        if deck is None:  # a fresh shuffle: a whole pack and a valid kitty by construction
             deck, kitty = self.game.shuffle(rng or secrets.SystemRandom())
-        if not isinstance(deck, list) or not self.game.pack.is_permutation(deck):
-            raise BadDeal("the pack must hold every card of the game exactly once")
-        self.game.check_kitty(kitty)
+        else:
+            if not isinstance(deck, list) or not self.game.pack.is_permutation(deck):
+                raise BadDeal("the pack must hold every card of the game exactly once")
+            self.game.check_kitty(kitty)
         deal = self.game.deal_type(self.options, dealer, deck, kitty)
         self.deals.append(deal)
         self.current = None if deal.over else deal
