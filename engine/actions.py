@@ -48,7 +48,8 @@ class Schema:
     def __init__(self, kinds: dict[str, dict]):
         self.kinds = kinds
         #: Types whose one required field is a card, like ``play``: the hot path of self-play.
-        self.card_kinds = frozenset(
+        #: A tuple: ``in`` compares, where a set would fail on an unhashable type.
+        self.card_kinds = tuple(
             kind for kind, fields in kinds.items()
             if fields.get("card") is CARD
             and all(check is OPTIONAL_FLAG for name, check in fields.items() if name != "card"))
@@ -59,9 +60,8 @@ class Schema:
     def parse(self, action) -> dict:
         """Check ``action``; return its normal form or raise MalformedAction."""
         if type(action) is dict and len(action) == 2:
-            card, kind = action.get("card"), action.get("type")
-            if type(card) is str and len(card) == 2 and type(kind) is str \
-                    and kind in self.card_kinds:
+            kind, card = action.get("type"), action.get("card")
+            if kind in self.card_kinds and type(card) is str and len(card) == 2:
                 return {"type": kind, "card": card}
         return parse(self.kinds, action)
 

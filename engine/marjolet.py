@@ -44,7 +44,6 @@ FOUR_OF_A_KIND = {"A": (100, "four aces"), "T": (80, "four tens"), "K": (60, "fo
                   "Q": (40, "four queens")}
 
 _TABLES: dict[tuple[str, str], dict[frozenset, tuple[list[str], str, int]]] = {}
-_ENTRIES: dict[tuple[str, str], list[tuple[frozenset, list[str]]]] = {}  # same keys, as a list
 
 
 def combination_table(trump: str, jack_queen: str) -> dict[frozenset, tuple[list[str], str, int]]:
@@ -77,7 +76,6 @@ def combination_table(trump: str, jack_queen: str) -> dict[frozenset, tuple[list
         else:
             add(["J" + s, "Q" + s], f"jack and queen of {SUIT_NAMES[s]}", 20)
     _TABLES[key] = table
-    _ENTRIES[key] = [(k, v[0]) for k, v in table.items()]
     return table
 
 
@@ -103,7 +101,6 @@ class MarjoletDeal(TrickDeal):
         self.trump = deck[12][1]
         self.dix = "7" + self.trump
         self.table = combination_table(self.trump, options["jack_queen"])
-        self.entries = _ENTRIES[(self.trump, options["jack_queen"])]
         self.next_card = 13  # index in deck of the next face-down stock card
         self.phase = "play"
         self.tricks_played = 0
@@ -138,11 +135,12 @@ class MarjoletDeal(TrickDeal):
             return {"play": hand[:]}
         if phase == "window":
             held = set(hand)
-            scored = self.scored
+            table, scored = self.table, self.scored
             result = {}
-            declare = [cards for key, cards in self.entries if key <= held and key not in scored]
+            declare = [list(table[key][0]) for key in filter(held.issuperset, table)
+                       if key not in scored]
             if declare:
-                result["declare"] = [list(c) for c in declare]
+                result["declare"] = declare
             if self.turn_up is not None and self.dix in held:
                 result["exchange"] = {}
             result["draw"] = {}

@@ -15,13 +15,13 @@ def _count(kind: str, spec) -> int:
 
 
 def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
-    draw = rng.random
     if len(moves) == 1:  # one kind of action (always so while playing cards): nothing to weigh
         cards = moves.get("play")
         if cards is not None:  # the common case, kept fast for self-play
-            return {"type": "play", "card": cards[floor(draw() * len(cards))]}
+            return {"type": "play", "card": cards[floor(rng.random() * len(cards))]}
         [(kind, spec)] = moves.items()
-        return _action(kind, spec, floor(draw() * _count(kind, spec)), draw)
+        return _action(kind, spec, floor(rng.random() * _count(kind, spec)), rng.random)
+    draw = rng.random
     sizes = list(map(_count, moves, moves.values()))
     pick = floor(draw() * sum(sizes))
     for (kind, spec), size in zip(moves.items(), sizes):

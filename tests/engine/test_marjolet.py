@@ -60,7 +60,7 @@ def trick(match, lead_seat, lead, follow):
 
 def snapshot(deal):
     """Everything the deal holds, frozen (pickle: cheap and exact)."""
-    return pickle.dumps({k: v for k, v in vars(deal).items() if k not in ("table", "entries")})
+    return pickle.dumps({k: v for k, v in vars(deal).items() if k != "table"})
 
 
 def refused(match, seat, action, error=IllegalAction, message=None):
