@@ -20,6 +20,8 @@ def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
         if cards is not None:  # the common case, kept fast for self-play
             return {"type": "play", "card": cards[floor(rng.random() * len(cards))]}
         [(kind, spec)] = moves.items()
+        if not spec:  # an action without fields (Marjolet's draw): the only choice
+            return {"type": kind}
         return _action(kind, spec, floor(rng.random() * _count(kind, spec)), rng.random)
     draw = rng.random
     sizes = list(map(_count, moves, moves.values()))
