@@ -48,7 +48,6 @@ def _action(kind: str, spec, pick: int, draw) -> dict:
         return {"type": "give", "card": spec["cards"][card], "to": spec["to"][to]}
     if "choose" in spec:  # draw the cards one by one, each uniformly among those left
         pool = list(spec["from"])
-        left = len(pool)
-        return {"type": kind,
-                "cards": [pool.pop(floor(draw() * n)) for n in range(left, left - spec["choose"], -1)]}
+        sizes = range(len(pool), len(pool) - spec["choose"], -1)  # the pool as it shrinks
+        return {"type": kind, "cards": [pool.pop(floor(draw() * n)) for n in sizes]}
     return {"type": kind}
