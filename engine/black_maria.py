@@ -35,14 +35,15 @@ class BlackMariaDeal(TrickDeal):
             self.hands[(dealer + 1 + i) % 3] = deck[i::3]
         self.phase = "pass"
         self.passes: list[list[str] | None] = [None, None, None]
+        #: The seats whose pass is still awaited, clockwise from the dealer's left.
+        self.to_pass = self.clockwise_from(dealer + 1)
         self.received: list[list[str] | None] = [None, None, None]
 
     # -- turns ---------------------------------------------------------------------------------
 
     def to_act(self) -> list[int]:
         if self.phase == "pass":
-            first = self.dealer + 1
-            return [s % 3 for s in (first, first + 1, first + 2) if self.passes[s % 3] is None]
+            return self.to_pass[:]
         if self.phase == "play":
             return [self.turn]
         return []
@@ -72,7 +73,8 @@ class BlackMariaDeal(TrickDeal):
         for card in cards:
             self.require_in_hand(seat, card)
         self.passes[seat] = list(cards)
-        if None not in self.passes:
+        self.to_pass.remove(seat)
+        if not self.to_pass:
             self._exchange()
 
     def _exchange(self) -> None:
