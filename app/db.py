@@ -9,9 +9,10 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import sessionmaker
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, autocheckpoint: bool = True) -> Engine:
     """An engine for ``url``; SQLite files get their directory, WAL and a busy timeout so that
-    several processes (or app instances) can share one file."""
+    several processes (or app instances) can share one file. ``autocheckpoint=False``: commits
+    never copy the WAL back into the database themselves (the owner checkpoints elsewhere)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         path = parsed.database
@@ -26,6 +27,8 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.execute("PRAGMA foreign_keys=ON")
+            if not autocheckpoint:
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
 
         return engine

@@ -341,7 +341,7 @@ class Room:
             return result
 
         try:
-            await asyncio.to_thread(self.store.transact, work, core)
+            await self.store.write(work, core)
         except Conflict:
             logs.event("error", self.code, logging.WARNING, what="conflict",
                        seq=numbered[0][0])
@@ -581,7 +581,7 @@ class Room:
                                   data={"match": holder["id"], "number": number}))
 
         try:
-            await asyncio.to_thread(self.store.transact, extra_with_event)
+            await self.store.write(extra_with_event)
         except StorageError as error:
             logs.event("error", self.code, logging.ERROR, what="match_start", error=str(error))
             try:
@@ -962,7 +962,7 @@ class RoomManager:
             return code
 
         try:
-            code = await asyncio.to_thread(self.store.transact, work)
+            code = await self.store.write(work)
         except StorageError:
             raise RoomError("storage", "the room could not be stored; try again") from None
         logs.event("room_created", code, game=game, seats=[k if b is None else f"{k}:{b}"

@@ -186,7 +186,7 @@ async def test_flood_of_bad_and_racing_messages(pg_url, redis_url, processes):
             else:
                 await client.send(rng.choice(junk))
             sent += 1
-            await asyncio.sleep(0.002)
+            await asyncio.sleep(0.0005)
         return sent
 
     floods = [asyncio.create_task(flood(c)) for c in (twin, spectator)]
