@@ -46,9 +46,23 @@ def serve_command(host: str, port: int, migrate: bool) -> int:
     from app.main import create_app
 
     logs.configure(settings.log_level)
-    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=settings.ws_max_size,
+    app = create_app(settings)
+    calm_garbage_collector()
+    uvicorn.run(app, host=host, port=port, ws_max_size=settings.ws_max_size,
                 ws_per_message_deflate=settings.ws_deflate, log_level="info")
     return 0
+
+
+def calm_garbage_collector() -> None:
+    """Fewer, shorter collector pauses for a serving process. At 1,000 tables Python's default
+    thresholds ran a full collection (~400 ms: every room stalled) every 2-3 s, 15% of the
+    CPU, because what lives between two actions (about a second) outlived the young
+    generations; young collections every 50,000 allocations let it die young. What is loaded
+    before serving (modules, the app) lives as long as the process: frozen out of the walks."""
+    import gc
+
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 10)
 
 
 def load_demo_command(directory: str | None) -> int:
