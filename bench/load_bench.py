@@ -329,6 +329,15 @@ async def client_main(args) -> dict:
             await asyncio.sleep(1)
 
     sampler = asyncio.create_task(sample())
+    lags: list[float] = []
+
+    async def lag_probe():  # how late this client's own event loop runs: its share of latency
+        while True:
+            before = time.monotonic()
+            await asyncio.sleep(0.01)
+            lags.append(time.monotonic() - before - 0.01)
+
+    prober = asyncio.create_task(lag_probe())
 
     async def watchdog():  # no action anywhere for 30 s: give up on the stuck tables
         last, still = -1, 0
@@ -349,6 +358,8 @@ async def client_main(args) -> dict:
     results = await asyncio.gather(*tasks, return_exceptions=True)
     dog.cancel()
     sampler.cancel()
+    prober.cancel()
+    lags.sort()
     cpu1 = cpu_seconds(pids)
     db1 = cpu_seconds(args.db_pids)
     failures = [repr(r)[:200] for r in results if isinstance(r, BaseException)]
@@ -370,6 +381,8 @@ async def client_main(args) -> dict:
         "cpu_s": cpu1 - cpu0, "db_cpu_s": db1 - db0,
         "rss_peak": max(rss_samples) if rss_samples else rss_bytes(pids),
         "connect_s": start - t_connect,
+        "client_lag_p99_ms": 1000 * lags[int(len(lags) * 0.99)] if lags else None,
+        "client_cpu_s": time.process_time(),
     }
 
 
@@ -518,6 +531,8 @@ def show(r: dict) -> str:
     if r.get("db_cpu_s"):
         line += f" (+db {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
     line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
+    line += (f"  client: lag p99={r['client_lag_p99_ms'] or 0:.1f} ms "
+             f"cpu={100 * r['client_cpu_s'] / max(r['duration'], 1e-9):.0f}%")
     if r["failed_seats"]:
         line += f" failed_seats={r['failed_seats']} {r['failures'][:2]}"
     if "stored" in r:
