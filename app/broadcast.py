@@ -1,9 +1,10 @@
 """Fan-out between server processes.
 
 A room always delivers its own events to the connections of *this* process. The broadcaster
-only tells *other* processes "room CODE has stored event SEQ"; they catch up from the database
-(:meth:`app.rooms.RoomManager.remote_event`), which stays the single source of truth. The
-in-process broadcaster (the default) has nobody else to tell. A Redis pub/sub broadcaster
+tells *other* processes "room CODE has stored event SEQ", with the events themselves when they
+can be applied as they are (actions and chat lines); they apply those, or catch up from the
+database (:meth:`app.rooms.RoomManager.remote_event`), which stays the single source of truth.
+The in-process broadcaster (the default) has nobody else to tell. A Redis pub/sub broadcaster
 (issue 5) implements the same three methods.
 """
 
@@ -18,11 +19,14 @@ class Broadcaster:
     #: set by the RoomManager: (origin, entries, replace) for presence of other processes
     on_presence: Callable[[str, dict, bool], None] = staticmethod(lambda *a: None)
 
-    async def start(self, on_remote: Callable[[str, int], Awaitable[None]]) -> None:
-        """Begin listening; call ``on_remote(code, seq)`` for events of other processes."""
+    async def start(self, on_remote: Callable[..., Awaitable[None]]) -> None:
+        """Begin listening; call ``on_remote(code, seq, shared)`` for events of other
+        processes (``shared``: what they published with it, or None)."""
 
-    def published(self, code: str, seq: int) -> None:
-        """This process stored event ``seq`` of room ``code`` (must not block)."""
+    def published(self, code: str, seq: int, shared: list | None = None) -> None:
+        """This process stored events up to ``seq`` of room ``code``; ``shared``: those events
+        (``[seq, kind, data, client id]`` each), if others may apply them as they are. Must
+        not block."""
 
     def presence(self, code: str, seat: int, connected: bool) -> None:
         """The first connection to ``seat`` arrived at this process, or its last one left."""

@@ -1,7 +1,10 @@
 """Cross-process fan-out over Redis pub/sub (``REDIS_URL``).
 
-Only "room CODE stored event SEQ" travels through Redis; the receiving process catches the
-room up from the database, which stays the single source of truth. When the Redis connection
+"Room CODE stored event SEQ" travels through Redis, with the stored events themselves when
+they are actions or chat lines: the receiving process applies those through the engine as they
+are, and catches the room up from the database, which stays the single source of truth, for
+anything else or when a notice is missing (a gap in the numbers). Redis is trusted as the
+database is: the events hold what they hold there (a Black Maria pass, say). When the Redis connection
 drops (a Redis restart), the listener reconnects by itself and then catches up every room it
 holds, so nothing missed meanwhile is lost.
 
@@ -38,6 +41,8 @@ class RedisBroadcaster(Broadcaster):
         self.redis = None
         self.task: asyncio.Task | None = None
         self.beat: asyncio.Task | None = None
+        self.sending: asyncio.Task | None = None
+        self.outbox: asyncio.Queue = asyncio.Queue()
         self.ready = asyncio.Event()
 
     def _key(self, code: str, seat: int) -> str:
@@ -50,6 +55,7 @@ class RedisBroadcaster(Broadcaster):
                                     health_check_interval=10)
         self.task = asyncio.create_task(self._listen(on_remote))
         self.beat = asyncio.create_task(self._heartbeat())
+        self.sending = asyncio.create_task(self._sender())
         try:  # do not hold the start-up for long if Redis is down: the listener retries
             await asyncio.wait_for(self.ready.wait(), timeout=3)
         except asyncio.TimeoutError:
@@ -77,7 +83,8 @@ class RedisBroadcaster(Broadcaster):
                         if origin == self.origin:
                             continue
                         if "seq" in data:
-                            asyncio.create_task(on_remote(str(data["code"]), int(data["seq"])))
+                            asyncio.create_task(on_remote(str(data["code"]), int(data["seq"]),
+                                                          data.get("events")))
                         elif "hb" in data:
                             self.on_presence(origin, data["hb"], True)
                         elif "p" in data:
@@ -98,40 +105,47 @@ class RedisBroadcaster(Broadcaster):
                 delay = min(delay * 2, 5.0)
 
     def _publish(self, message: dict) -> None:
-        if self.redis is None:
-            return
         text = json.dumps({"origin": self.origin, **message}, separators=(",", ":"))
+        self._send(lambda pipe: pipe.publish(self.channel, text))
 
-        async def send():
+    def _send(self, command) -> None:
+        """Queue ``command(pipeline)`` for the sender: one task, one connection, in order."""
+        if self.redis is not None:
+            self.outbox.put_nowait(command)
+
+    async def _sender(self) -> None:
+        """Send what is queued, all that waits together in one pipeline. A command per task
+        would race for the pool's connections (refused beyond its size) and could reorder
+        notices; a failed send is only logged (the others catch up from the database)."""
+        while True:
+            commands = [await self.outbox.get()]
+            while not self.outbox.empty():
+                commands.append(self.outbox.get_nowait())
             try:
-                await self.redis.publish(self.channel, text)
-            except Exception as error:  # the others will catch up from the database later
-                log.warning("Redis publish failed: %s", error)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for command in commands:
+                        command(pipe)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("Redis send failed (%d commands): %s", len(commands), error)
 
-        asyncio.get_running_loop().create_task(send())
-
-    def published(self, code: str, seq: int) -> None:
-        self._publish({"code": code, "seq": seq})
+    def published(self, code: str, seq: int, shared: list | None = None) -> None:
+        notice = {"code": code, "seq": seq}
+        if shared is not None:
+            notice["events"] = shared
+        self._publish(notice)
 
     def presence(self, code: str, seat: int, connected: bool) -> None:
         self._publish({"p": {code: [[seat, connected]]}})
-        if self.redis is None:
-            return
         key = self._key(code, seat)
-
-        async def register():
-            try:
-                if connected:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        pipe.zadd(key, {self.origin: time.time() + PRESENCE_TTL})
-                        pipe.expire(key, int(PRESENCE_TTL * 2))
-                        await pipe.execute()
-                else:
-                    await self.redis.zrem(key, self.origin)
-            except Exception as error:
-                log.warning("Redis presence update failed: %s", error)
-
-        asyncio.get_running_loop().create_task(register())
+        if connected:
+            until = time.time() + PRESENCE_TTL
+            self._send(lambda pipe: pipe.zadd(key, {self.origin: until}))
+            self._send(lambda pipe: pipe.expire(key, int(PRESENCE_TTL * 2)))
+        else:
+            self._send(lambda pipe: pipe.zrem(key, self.origin))
 
     async def present_elsewhere(self, code: str, seat: int) -> bool:
         members = await self.redis.zrangebyscore(self._key(code, seat), time.time(), "+inf")
@@ -168,7 +182,7 @@ class RedisBroadcaster(Broadcaster):
             return False
 
     async def close(self) -> None:
-        for task in (self.task, self.beat):
+        for task in (self.task, self.beat, self.sending):
             if task is not None:
                 task.cancel()
                 try:

@@ -115,6 +115,16 @@ class Connection:
             await self._send_text(text)
 
 
+@dataclass
+class SharedEvent:
+    """A stored event as another process shares it (the fields of a RoomEvent row it needs)."""
+
+    seq: int
+    kind: str
+    data: dict
+    client_id: str | None = None
+
+
 class Room:
     def __init__(self, manager: "RoomManager", snap: Snapshot):
         self.manager = manager
@@ -126,7 +136,8 @@ class Room:
         self.rng = random.Random(secrets.randbits(64))
         self.driver: asyncio.Task | None = None
         self.last_progress = time.monotonic()
-        self._catching = False
+        self._notices: list | None = None  # a catch-up waits: what notices brought so far
+        self._notices_complete = True  # ... and every one of them brought its events
         #: seats connected to other processes: seat -> {process origin: valid until}
         self.remote: dict[int, dict[str, float]] = {}
         self.last_used = time.monotonic()
@@ -358,13 +369,18 @@ class Room:
         self.seq = numbered[-1][0]
         return numbered
 
-    def _finish(self, numbered) -> None:
+    def _finish(self, numbered, client_id: str | None = None) -> None:
         for seq, kind, data in numbered:
             if kind == "chat":
                 self.chat.append({"seq": seq, **data})
         del self.chat[:-CHAT_KEEP]
         self._deliver(numbered)
-        self.manager.broadcaster.published(self.code, self.seq)
+        # Actions and chat lines travel whole: the other processes apply them as they are.
+        # The rest (deals, seats, matches) needs rows they read from the database.
+        shared = None
+        if all(kind in ("action", "chat") for _, kind, _ in numbered):
+            shared = [[seq, kind, data, client_id] for seq, kind, data in numbered]
+        self.manager.broadcaster.published(self.code, self.seq, shared)
         self.poke()
 
     async def _deliver_since(self, old_seq: int) -> None:
@@ -374,17 +390,25 @@ class Room:
         rows = await asyncio.to_thread(self.store.events, self.id, old_seq, self.seq)
         self._deliver([(r.seq, r.kind, r.data) for r in rows])
 
-    async def catch_up(self) -> None:
-        """Another process stored events: load only those (and the rows they need), apply
-        them through the engine and deliver them; rebuild from the database only when they
-        do not follow on from the replica. Notices that arrive while one catch-up waits are
-        folded into it."""
-        if self._catching:
+    async def catch_up(self, shared: list | None = None) -> None:
+        """Another process stored events: apply them through the engine and deliver them.
+        They come with the notice (``shared``: ``[seq, kind, data, client id]`` each) or are
+        loaded from the database, with the rows they need; the room is rebuilt from the
+        database only when they do not follow on from the replica. Notices that arrive while
+        one catch-up waits are folded into it."""
+        folded = self._notices is not None
+        if not folded:
+            self._notices = []
+        if shared is None:
+            self._notices_complete = False
+        else:
+            self._notices += shared
+        if folded:
             return
-        self._catching = True
         async with self.lock:
-            self._catching = False
-            await self._catch_up_locked()
+            notices = self._notices if self._notices_complete else None
+            self._notices, self._notices_complete = None, True
+            await self._catch_up_locked(notices)
 
     async def _ensure_fresh(self) -> None:
         """Before acting on a replica a failed write left stale: rebuild it (or refuse)."""
@@ -395,13 +419,15 @@ class Room:
                 raise RoomError("storage", "the database is unreachable; nothing was applied, "
                                            "try again") from None
 
-    async def _catch_up_locked(self) -> None:
+    async def _catch_up_locked(self, shared: list | None = None) -> None:
         old = self.seq
         if self._broken:
             await self.reload()
             self._broken = False
             return
-        tail = await asyncio.to_thread(self.store.tail, self.id, old)
+        tail = self._shared_tail(shared) if shared else None
+        if tail is None:
+            tail = await asyncio.to_thread(self.store.tail, self.id, old)
         if not tail.events:
             return
         if self._apply_tail(tail):
@@ -413,6 +439,18 @@ class Room:
             logs.event("rebuilt", self.code, after=old)
             self.seq = old  # what was applied of the tail is delivered after the rebuild
             await self.reload()
+
+    def _shared_tail(self, shared: list) -> Tail | None:
+        """The events of notices as a tail, if they follow on from the replica without a
+        gap (else None: the database has what is missing)."""
+        events = sorted((SharedEvent(*entry) for entry in shared if entry[0] > self.seq),
+                        key=lambda event: event.seq)
+        if [event.seq for event in events] != list(range(self.seq + 1,
+                                                         self.seq + 1 + len(events))):
+            return None
+        return Tail(events=events, client_ids={
+            (event.data.get("match"), event.data.get("n")): event.client_id
+            for event in events if event.kind == "action" and event.client_id is not None})
 
     def _apply_tail(self, tail: Tail) -> bool:
         """Apply stored events in order; False if they do not fit the replica (the caller
@@ -524,7 +562,7 @@ class Room:
             if client_id is not None:
                 self.client_ids[(seat, client_id)] = result
             self.last_progress = time.monotonic()
-            self._finish(numbered)
+            self._finish(numbered, client_id)
             logs.event("action_stored", self.code, match=match_id, deal=deal_index, n=n,
                        seat=seat, type=normal.get("type"), seq=result["seq"])
             if scores is not None:
@@ -872,6 +910,8 @@ class RoomManager:
         self.broadcaster = broadcaster or LocalBroadcaster()
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        #: rooms being loaded: the last event number another process announced meanwhile
+        self._loading_heard: dict[str, int] = {}
         self._sweeper: asyncio.Task | None = None
         self.broadcaster.local_presence = self.local_presence
         self.broadcaster.on_presence = self.remote_presence
@@ -936,13 +976,19 @@ class RoomManager:
         async with self._loading:
             room = self.rooms.get(code)
             if room is None:
-                snap = await asyncio.to_thread(self.store.load_room, code)
+                self._loading_heard[code] = 0
+                try:
+                    snap = await asyncio.to_thread(self.store.load_room, code)
+                finally:
+                    heard = self._loading_heard.pop(code)
                 if snap is None:
                     return None
                 room = Room(self, snap)
                 self.rooms[code] = room
                 room.ensure_driver()
                 logs.event("room_loaded", code, seq=room.seq, match=room.match_id)
+                if heard > room.seq:  # stored by another process after the snapshot was read
+                    await room.catch_up()
         return room
 
     async def create(self, game: str, options: dict, seats: list[tuple[str, str | None]],
@@ -973,13 +1019,16 @@ class RoomManager:
                 await room._maybe_start()
         return room
 
-    async def remote_event(self, code: str, seq: int) -> None:
-        """Another process stored event ``seq`` of room ``code`` (``"*"``: maybe any room)."""
+    async def remote_event(self, code: str, seq: int, shared: list | None = None) -> None:
+        """Another process stored event ``seq`` of room ``code`` (``"*"``: maybe any room),
+        and maybe shared those events (see :meth:`Room.catch_up`)."""
+        if code in self._loading_heard:
+            self._loading_heard[code] = max(self._loading_heard[code], seq)
         rooms = list(self.rooms.values()) if code == "*" else [self.rooms.get(code)]
         for room in rooms:
             if room is not None and (code == "*" or seq > room.seq):
                 try:
-                    await room.catch_up()
+                    await room.catch_up(shared)
                 except Exception as error:  # the database is away: try again in a second
                     logs.event("error", room.code, logging.WARNING, what="catch_up",
                                error=str(error)[:200])
