@@ -119,6 +119,10 @@ class Table:
         self.finished_seats = 0
         self.turn = 0  # bare relay: actions so far
         self.debug: dict = {}  # seat -> its last message (shown if the table gets stuck)
+        self.welcomed = 0
+        # No seat acts before every seat has its welcome: a seat welcomed later would find
+        # earlier actions in its first state and count the actions it sees from a wrong start.
+        self.all_welcomed = asyncio.Event()
 
     async def slot(self) -> None:
         if not self.pace:
@@ -170,9 +174,11 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         seat, busy, counter, last_state = None, False, 0, None
         seen = [0] * table.nseats  # accepted actions of each seat so far, as this seat saw them
+        last_seq = 0  # the last event number this seat has had (a later copy is ignored)
 
         async def act(state):
             nonlocal busy, counter
+            await table.all_welcomed.wait()
             await table.slot()
             counter += 1
             now = time.monotonic()
@@ -188,6 +194,12 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
             kind = message["type"]
             table.debug[seat] = {k: v for k, v in message.items() if k != "state"}
             if kind == "event":
+                if message["seq"] <= last_seq:
+                    stats.error("repeated_event")
+                    continue
+                if message["seq"] != last_seq + 1:
+                    stats.error("missed_event")
+                last_seq = message["seq"]
                 event = message["event"]
                 if event["kind"] == "action":
                     actor = event["seat"]
@@ -200,6 +212,10 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                 state = message["state"]
             elif kind == "welcome":
                 state = message["state"]
+                last_seq = state["seq"]
+                table.welcomed += 1
+                if table.welcomed == table.nseats:
+                    table.all_welcomed.set()
                 seat = state["you"]["seat"]
             elif kind == "ack":
                 table.acks += 1
