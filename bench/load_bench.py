@@ -631,6 +631,12 @@ def client_entry() -> int:
         uvloop.install()
     except ImportError:
         pass
+    # The clients are the measuring instrument: the collector settings of `cardroom serve`
+    # keep their own pauses (full collections over thousands of parsed states) out of the
+    # latencies they measure, against either server.
+    from app.cli import calm_garbage_collector
+
+    calm_garbage_collector()
     print(json.dumps(asyncio.run(client_main(args))))
     return 0
 
