@@ -86,12 +86,12 @@ class Store:
         self._pending: list = []  # SQLite: writes asked for in this loop iteration
         self._writes: queue.SimpleQueue = queue.SimpleQueue()  # others: the writer's queue
         self._writer: threading.Thread | None = None
-        self._writer_lock = threading.Lock()
+        self._threads_lock = threading.Lock()
         self._closing = threading.Event()
         self._checkpointer: threading.Thread | None = None
 
     def close(self) -> None:
-        with self._writer_lock:
+        with self._threads_lock:
             if self._writer is not None:
                 self._writes.put(None)
                 self._writer.join()
@@ -146,7 +146,7 @@ class Store:
         gone: one writer thread waits for it, never the event loop."""
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        with self._writer_lock:
+        with self._threads_lock:
             self._start_threads()
         if self.sqlite:
             self._pending.append((work, core, future))

@@ -1,0 +1,58 @@
+"""Store.write: writes waiting together share one commit, and one that fails fails alone."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from datetime import datetime, timezone
+
+from sqlalchemy import event, select
+
+from app.models import Room, RoomEvent
+from app.store import Conflict, Store
+
+
+def new_room(session) -> int:
+    room = Room(code=secrets.token_hex(4).upper(), game="marjolet", options={})
+    session.add(room)
+    session.flush()
+    return room.id
+
+
+def stored_event(room_id: int, seq: int):
+    """A core write (bare connection) storing event ``seq``; it returns ``seq``."""
+
+    def work(connection) -> int:
+        connection.execute(RoomEvent.__table__.insert(), [{
+            "room_id": room_id, "seq": seq, "kind": "chat", "data": {"text": str(seq)},
+            "created": datetime.now(timezone.utc)}])
+        return seq
+
+    return work
+
+
+async def test_waiting_writes_share_a_commit_and_a_failing_one_fails_alone(database_url):
+    store = Store(database_url)
+    try:
+        room_id = store.transact(new_room)
+        commits = []
+        event.listen(store.engine, "commit", lambda connection: commits.append(1))
+
+        results = await asyncio.gather(*(store.write(stored_event(room_id, seq), core=True)
+                                         for seq in range(1, 11)))
+        assert results == list(range(1, 11))
+        # SQLite: all ten in one commit; PostgreSQL's writer thread may have taken the first
+        # alone before the others were queued.
+        assert len(commits) <= 2
+
+        results = await asyncio.gather(*(store.write(stored_event(room_id, seq), core=True)
+                                         for seq in (11, 5, 12)), return_exceptions=True)
+        assert results[0] == 11 and results[2] == 12
+        assert isinstance(results[1], Conflict)  # event 5 exists: only that write is refused
+
+        with store.sessions() as session:
+            seqs = session.scalars(select(RoomEvent.seq).where(RoomEvent.room_id == room_id)
+                                   .order_by(RoomEvent.seq)).all()
+        assert seqs == list(range(1, 13))
+    finally:
+        store.close()
