@@ -101,7 +101,16 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
             assert page.get_attribute("#conn", "data-status") == "online"
             reloaded = True
             continue
-        play_first_legal(page)
+        playable = page.locator(".hand-row .card.playable")
+        if playable.count() == 0:
+            page.wait_for_timeout(30)
+            continue
+        card = playable.first.get_attribute("data-card")
+        if try_click(playable.first):  # "your turn" is stale until the card has left the hand
+            page.wait_for_function(
+                """([card, lastRow]) => !document.querySelector(
+                       `.hand-row .card[data-card="${card}"]`) || document.querySelector(lastRow)""",
+                arg=[card, SHEET_ROW.format(0)], timeout=10000)
     assert reloaded, "never had a trick in progress on my turn"
     shot(page, "black-maria-after-deal-laptop")
     watcher.wait_for_selector(SHEET_ROW.format(0).replace("[data-testid=score-sheet] ", ""),
