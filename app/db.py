@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import secrets
+from contextlib import contextmanager
+from typing import Iterator
 
-from sqlalchemy import create_engine, event
+from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import sessionmaker
 
@@ -39,3 +42,20 @@ def make_engine(url: str, autocheckpoint: bool = True) -> Engine:
 
 def make_sessions(engine: Engine) -> sessionmaker:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+@contextmanager
+def scratch_schema(base_url: str, prefix: str) -> Iterator[str]:
+    """A PostgreSQL schema of its own for one test session or benchmark run, dropped after:
+    yields ``base_url`` confined to it (empty: migrate it)."""
+    schema = f"{prefix}_{secrets.token_hex(4)}"
+    engine = create_engine(base_url)
+    with engine.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        separator = "&" if "?" in base_url else "?"
+        yield f"{base_url}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()

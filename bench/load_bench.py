@@ -445,21 +445,14 @@ def fresh_database(kind: str, tmp: str) -> tuple[str, callable]:
         url = f"sqlite:///{tmp}/bench-{secrets.token_hex(3)}.db"
         upgrade(url)
         return url, lambda: None
-    import sqlalchemy
+    from contextlib import ExitStack
 
-    schema = f"cardroom_bench_{secrets.token_hex(4)}"
-    engine = sqlalchemy.create_engine(PG_BASE)
-    with engine.begin() as c:
-        c.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
-    url = f"{PG_BASE}?options=-csearch_path%3D{schema}"
+    from app.db import scratch_schema
+
+    schema = ExitStack()
+    url = schema.enter_context(scratch_schema(PG_BASE, "cardroom_bench"))
     upgrade(url)
-
-    def drop():
-        with engine.begin() as c:
-            c.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
-
-    return url, drop
+    return url, schema.close
 
 
 def stored_actions(url: str) -> int:

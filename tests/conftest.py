@@ -8,7 +8,6 @@ PostgreSQL its tests skip, unless CI=true: then they fail.
 from __future__ import annotations
 
 import os
-import secrets
 import socket
 import threading
 import time
@@ -41,22 +40,15 @@ def _reachable_postgres() -> tuple[str | None, str]:
 @pytest.fixture(scope="session")
 def postgres_url():
     """A PostgreSQL URL confined to a fresh schema (dropped after the session)."""
-    import sqlalchemy
+    from app.db import scratch_schema
 
     base, reason = _reachable_postgres()
     if base is None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"PostgreSQL is required in CI and unreachable: {reason}")
         pytest.skip(f"PostgreSQL unreachable at 127.0.0.1:5432/test ({reason})")
-    schema = f"cardroom_test_{secrets.token_hex(4)}"
-    engine = sqlalchemy.create_engine(base)
-    with engine.begin() as connection:
-        connection.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
-    sep = "&" if "?" in base else "?"
-    yield f"{base}{sep}options=-csearch_path%3D{schema}"
-    with engine.begin() as connection:
-        connection.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
-    engine.dispose()
+    with scratch_schema(base, "cardroom_test") as url:
+        yield url
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgres"])

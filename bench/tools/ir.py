@@ -8,11 +8,18 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 from engine import new_match  # noqa: E402
 from engine.bots.random_bot import random_bot  # noqa: E402
 
-game, n = sys.argv[1], int(sys.argv[2])
-rng = random.Random(1)
-for _ in range(n):
-    m = new_match(game)
-    m.start_deal(rng=rng)
-    while m.current is not None:
-        s = m.to_act()[0]
-        m.apply(s, random_bot(None, m.moves(s), rng))
+
+def random_deals(make_match, n: int) -> None:
+    """``n`` deals of fresh matches from ``make_match()``, every action the random bot's."""
+    rng = random.Random(1)
+    for _ in range(n):
+        m = make_match()
+        m.start_deal(rng=rng)
+        while m.current is not None:
+            s = m.to_act()[0]
+            m.apply(s, random_bot(None, m.moves(s), rng))
+
+
+if __name__ == "__main__":
+    game = sys.argv[1]
+    random_deals(lambda: new_match(game), int(sys.argv[2]))

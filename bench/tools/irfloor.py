@@ -4,14 +4,13 @@ and the random bot cost by themselves, before any rules (51 plays a deal, like B
     bash bench/tools/irdeal.sh floor
 """
 import pathlib
-import random
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
 
+from bench.tools.ir import random_deals  # noqa: E402
 from engine.actions import CARD, Schema  # noqa: E402
 from engine.black_maria import PACK  # noqa: E402
-from engine.bots.random_bot import random_bot  # noqa: E402
 from engine.core import Deal, Game, Match  # noqa: E402
 
 
@@ -51,11 +50,5 @@ class Null(Game):
         return None
 
 
-n = int(sys.argv[2])
-rng, game = random.Random(1), Null()
-for _ in range(n):
-    m = Match(game)
-    m.start_deal(rng=rng)
-    while m.current is not None:
-        s = m.to_act()[0]
-        m.apply(s, random_bot(None, m.moves(s), rng))
+if __name__ == "__main__":
+    random_deals(lambda: Match(Null()), int(sys.argv[2]))

@@ -21,6 +21,8 @@ import time
 import httpx
 import pytest
 
+from tests.conftest import _reachable_postgres, free_port
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "app"))
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -33,33 +35,18 @@ def missing(what: str, reason: str):
     pytest.skip(f"{what} unavailable: {reason}")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def pg_url():
     """A fresh, migrated schema in the ``test`` database (dropped afterwards)."""
-    import sqlalchemy
-
+    from app.db import scratch_schema
     from app.migrate import upgrade
-    from tests.conftest import _reachable_postgres
 
     base, reason = _reachable_postgres()
     if base is None:
         missing("PostgreSQL", reason)
-    schema = f"cardroom_scale_{secrets.token_hex(4)}"
-    engine = sqlalchemy.create_engine(base)
-    with engine.begin() as c:
-        c.execute(sqlalchemy.text(f'CREATE SCHEMA "{schema}"'))
-    url = f"{base}?options=-csearch_path%3D{schema}"
-    upgrade(url)
-    yield url
-    with engine.begin() as c:
-        c.execute(sqlalchemy.text(f'DROP SCHEMA "{schema}" CASCADE'))
-    engine.dispose()
+    with scratch_schema(base, "cardroom_scale") as url:
+        upgrade(url)
+        yield url
 
 
 @pytest.fixture
@@ -192,6 +179,16 @@ def processes():
         app.stop()
 
 
+def hang_up(sockets) -> None:
+    """Close ``sockets`` at once, both directions (the peer sees the connection drop)."""
+    for s in sockets:
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        s.close()
+
+
 class TcpProxy:
     """A TCP proxy in a thread (app -> proxy -> PostgreSQL) that can be cut (every open
     connection dropped, new ones refused) and restored."""
@@ -235,23 +232,13 @@ class TcpProxy:
                 b.sendall(data)
         except OSError:
             pass
-        for s in (a, b):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            s.close()
+        hang_up((a, b))
 
     def cut(self) -> None:
         self.open = False
         with self.lock:
             conns, self.conns = self.conns, set()
-        for s in conns:
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            s.close()
+        hang_up(conns)
 
     def restore(self) -> None:
         self.open = True
