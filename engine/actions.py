@@ -1,13 +1,40 @@
-"""Actions as in record.md: plain dicts, checked against a per-game schema.
+"""Actions as in record.md: JSON objects, checked against a per-game schema.
 
 A :class:`Schema` maps each action type to its fields:
-``Schema({"play": {"card": CARD, "trump": OPTIONAL_FLAG}})``. ``parse`` returns a normalised copy
-(optional flags that are false dropped), so that two spellings of the same action compare equal.
+``Schema({"play": {"card": CARD, "trump": OPTIONAL_FLAG}})``. ``parse`` returns the action's
+normal form (optional flags that are false dropped, so that two spellings of the same action
+compare equal) as an :class:`Action`.
 """
 
 from __future__ import annotations
 
+from .cards import ALL_RANKS, SUITS
 from .errors import MalformedAction
+
+
+class Action(dict):
+    """An action in normal form: a dict (JSON as it is) whose fields cannot be changed.
+
+    ``Deal.apply`` takes an Action as it is, without checking its form again: only the engine
+    builds Actions, from checked parts (``Schema.parse``, the bots' choices among ``moves``).
+    That saves the bots a parse of every action they choose, which is most of self-play.
+    Being read-only, one Action can be shared (:data:`PLAY`) and kept in a record safely.
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args, **kwargs):
+        raise TypeError("an Action is read-only")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only
+    clear = pop = popitem = setdefault = update = _read_only
+
+    def __reduce__(self):
+        return Action, (dict(self),)
+
+
+#: ``PLAY[card]``: the one Action that plays ``card`` without calling trumps.
+PLAY = {r + s: Action(type="play", card=r + s) for s in SUITS for r in ALL_RANKS}
 
 
 def _card(value) -> str:
@@ -47,28 +74,18 @@ class Schema:
 
     def __init__(self, kinds: dict[str, dict]):
         self.kinds = kinds
-        #: Types whose one required field is a card, like ``play``: the hot path of self-play.
-        #: A tuple: ``in`` compares, where a set would fail on an unhashable type.
-        self.card_kinds = tuple(
-            kind for kind, fields in kinds.items()
-            if fields.get("card") is CARD
-            and all(check is OPTIONAL_FLAG for name, check in fields.items() if name != "card"))
 
     def __contains__(self, kind) -> bool:
         return kind in self.kinds
 
-    def parse(self, action) -> dict:
+    def parse(self, action) -> Action:
         """Check ``action``; return its normal form or raise MalformedAction."""
-        if type(action) is dict and len(action) == 2:
-            kind, card = action.get("type"), action.get("card")
-            if kind in self.card_kinds and type(card) is str and len(card) == 2:
-                return {"type": kind, "card": card}
-        return parse(self.kinds, action)
+        return Action(parse(self.kinds, action))
 
 
 def parse(schema: dict[str, dict], action) -> dict:
     """Check ``action`` against ``schema``; return its normal form or raise MalformedAction."""
-    if type(action) is not dict:
+    if not isinstance(action, dict):
         raise MalformedAction("an action is a JSON object")
     kind = action.get("type")
     fields = schema.get(kind) if type(kind) is str else None

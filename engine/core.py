@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from . import actions
+from .actions import Action
 from .cards import SUIT_NAMES, Pack
 from .errors import BadDeal, BadOptions, IllegalAction, NotYourTurn
 
@@ -81,7 +82,7 @@ class Deal:
 
     def apply(self, seat: int, action) -> dict:
         """Apply ``action`` for ``seat``; return its normal form, or raise an EngineError."""
-        parsed = self.schema.parse(action)
+        parsed = action if type(action) is Action else self.schema.parse(action)
         if seat != self.turn and seat not in self.to_act():
             raise NotYourTurn("the deal is over" if self.over else "it is not your turn")
         self.handlers[parsed["type"]](self, seat, parsed)

@@ -1,9 +1,14 @@
-"""The random bot: every legal action equally likely, without listing them all."""
+"""The random bot: every legal action equally likely, without listing them all.
+
+It returns :class:`~engine.actions.Action` objects, which ``apply`` takes without parsing them.
+"""
 
 from __future__ import annotations
 
 import random
 from math import floor
+
+from ..actions import PLAY, Action
 
 
 def _count(kind: str, spec) -> int:
@@ -14,14 +19,14 @@ def _count(kind: str, spec) -> int:
     return 1  # an action without fields, or one representative of a "choose" (drawn below)
 
 
-def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
+def random_bot(view: dict, moves: dict, rng: random.Random) -> Action:
     if len(moves) == 1:  # one kind of action (always so while playing cards): nothing to weigh
         cards = moves.get("play")
         if cards is not None:  # the common case, kept fast for self-play
-            return {"type": "play", "card": cards[floor(rng.random() * len(cards))]}
+            return PLAY[cards[floor(rng.random() * len(cards))]]
         [(kind, spec)] = moves.items()
         if not spec:  # an action without fields (Marjolet's draw): the only choice
-            return {"type": kind}
+            return Action(type=kind)
         return _action(kind, spec, floor(rng.random() * _count(kind, spec)), rng.random)
     draw = rng.random
     sizes = list(map(_count, moves, moves.values()))
@@ -33,21 +38,21 @@ def random_bot(view: dict, moves: dict, rng: random.Random) -> dict:
     raise ValueError("no legal move")
 
 
-def _action(kind: str, spec, pick: int, draw) -> dict:
+def _action(kind: str, spec, pick: int, draw) -> Action:
     """The ``pick``-th action of one kind of ``moves`` (``draw``: uniform in [0, 1))."""
     if kind == "play":
-        return {"type": "play", "card": spec[pick]}
+        return PLAY[spec[pick]]
     if kind == "trump":
-        return {"type": "play", "card": spec[pick], "trump": True}
+        return Action(type="play", card=spec[pick], trump=True)
     if kind == "declare":
-        return {"type": "declare", "cards": list(spec[pick])}
+        return Action(type="declare", cards=list(spec[pick]))
     if kind in ("bid", "contract"):
-        return {"type": kind, "value": spec[pick]}
+        return Action(type=kind, value=spec[pick])
     if kind == "give":
         card, to = divmod(pick, len(spec["to"]))
-        return {"type": "give", "card": spec["cards"][card], "to": spec["to"][to]}
+        return Action(type="give", card=spec["cards"][card], to=spec["to"][to])
     if "choose" in spec:  # draw the cards one by one, each uniformly among those left
         pool = list(spec["from"])
         sizes = range(len(pool), len(pool) - spec["choose"], -1)  # the pool as it shrinks
-        return {"type": kind, "cards": [pool.pop(floor(draw() * n)) for n in sizes]}
-    return {"type": kind}
+        return Action(type=kind, cards=[pool.pop(floor(draw() * n)) for n in sizes])
+    return Action(type=kind)

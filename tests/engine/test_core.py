@@ -1,12 +1,14 @@
 """The shared core: action schemas, packs, dealing, the turn shortcut, views of every game."""
 
+import copy
 import json
+import pickle
 import random
 
 import pytest
 
 from engine import GAMES, BadDeal, BadOptions, MalformedAction, NotYourTurn, new_match
-from engine.actions import CARD, CARDS, INTEGER, OPTIONAL_FLAG, Schema, describe
+from engine.actions import CARD, CARDS, INTEGER, OPTIONAL_FLAG, PLAY, Action, Schema, describe
 from engine.bots.random_bot import random_bot
 from engine.cards import holds_suit, of_suit
 from engine.core import expand_moves
@@ -25,9 +27,42 @@ SCHEMA = Schema({"play": {"card": CARD, "trump": OPTIONAL_FLAG}, "bid": {"value"
 ])
 def test_schema_normal_forms(action, normal):
     original = json.dumps(action)
-    assert SCHEMA.parse(action) == normal
+    parsed = SCHEMA.parse(action)
+    assert parsed == normal and type(parsed) is Action
     assert json.dumps(action) == original, "the caller's dict is never changed"
-    assert SCHEMA.parse(action) is not action
+    assert parsed is not action
+
+
+def test_an_action_cannot_be_changed_but_copies_and_serialises():
+    action = SCHEMA.parse({"type": "play", "card": "QS", "trump": True})
+    for change in (lambda a: a.__setitem__("card", "KS"), lambda a: a.__delitem__("trump"),
+                   lambda a: a.update(card="KS"), lambda a: a.pop("card"), Action.clear,
+                   Action.popitem, lambda a: a.setdefault("x", 1)):
+        with pytest.raises(TypeError, match="read-only"):
+            change(action)
+    assert action == {"type": "play", "card": "QS", "trump": True}
+    for copied in (copy.deepcopy(action), pickle.loads(pickle.dumps(action))):
+        assert copied == action and type(copied) is Action
+    assert json.dumps(action) == json.dumps(dict(action))
+    assert PLAY["QS"] == {"type": "play", "card": "QS"}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_random_bot_actions_are_the_normal_form_of_their_schema(game):
+    """``Deal.apply`` takes an Action without parsing it: every one the bot builds must be
+    exactly what parsing the same JSON gives."""
+    rng, seen = random.Random(8), set()
+    for _ in range(30):
+        match = new_match(game, {"target": 10 ** 6})
+        deal = match.start_deal(rng=rng)
+        while match.current is not None:
+            seat = match.to_act()[0]
+            action = random_bot(None, match.moves(seat), rng)
+            assert type(action) is Action
+            assert deal.schema.parse(json.loads(json.dumps(action))) == action
+            seen.add(action["type"])
+            match.apply(seat, action)
+    assert seen == set(deal.schema.kinds)
 
 
 @pytest.mark.parametrize("action, reason", [
