@@ -3,7 +3,8 @@
     .venv/bin/python bench/engine_bench.py [--seconds 5] [--deals 1000]
 
 Deals per second are CPU time of this one process (one core), dealing included, every action
-chosen by the random bot from ``Match.moves`` and applied through ``Match.apply``. When OpenSpiel
+chosen by the random bot from ``Match.moves`` and applied through ``Match.apply``; each figure is
+the median of short runs taken in turn with the others. When OpenSpiel
 is installed (``pip install open_spiel``; not a dependency) it also times random Hearts deals
 through OpenSpiel's Python API, the bar the issue names.
 """
@@ -11,10 +12,13 @@ through OpenSpiel's Python API, the bar the issue names.
 from __future__ import annotations
 
 import argparse
+import itertools
 import pathlib
 import random
+import statistics
 import sys
 import time
+from functools import partial
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
@@ -23,22 +27,31 @@ from engine.bots import bot_for  # noqa: E402
 from engine.bots.random_bot import random_bot  # noqa: E402
 
 
-def random_deals_per_second(game: str, seconds: float) -> tuple[float, float]:
-    rng = random.Random(1)
-    deals = actions = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
+def random_deals(game: str, rng: random.Random):
+    """Random self-play deals of ``game``, without end; yields each deal's number of actions."""
+    while True:
         # A fresh match each time: one endless match would keep every finished deal alive and
         # time the garbage collector's walks over them rather than the rules.
         match = new_match(game)
         match.start_deal(rng=rng)
+        actions = 0
         while match.current is not None:
             seat = match.to_act()[0]
             match.apply(seat, random_bot(None, match.moves(seat), rng))
             actions += 1
+        yield actions
+
+
+def random_deals_per_second(game: str, seconds: float) -> float:
+    deals, start = 0, time.process_time()
+    for _ in random_deals(game, random.Random(1)):
         deals += 1
-    elapsed = time.process_time() - start
-    return deals / elapsed, actions / deals
+        if time.process_time() - start >= seconds:
+            return deals / (time.process_time() - start)
+
+
+def actions_per_deal(game: str, deals: int = 2000) -> float:
+    return sum(itertools.islice(random_deals(game, random.Random(1)), deals)) / deals
 
 
 def hearts_deals_per_second(seconds: float) -> float | None:
@@ -86,20 +99,32 @@ def rules_against_random(game: str, deals: int) -> tuple[float, float]:
     return ours / deals, theirs / deals
 
 
+def interleaved_rates(timers: dict, seconds: float, rounds: int = 5) -> dict[str, float]:
+    """Each timer's median rate over ``rounds`` short runs taken in turn, so that a slow spell
+    of a shared machine weighs on every figure alike instead of on whichever ran then."""
+    rates: dict[str, list[float]] = {name: [] for name in timers}
+    for _ in range(rounds):
+        for name, timer in timers.items():
+            rates[name].append(timer(seconds / rounds))
+    return {name: statistics.median(values) for name, values in rates.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--deals", type=int, default=1000)
     args = parser.parse_args()
-    print("random self-play, one core (CPU time):")
+    print("random self-play, one core (CPU time, median of 5 interleaved runs):")
+    timers = {game: partial(random_deals_per_second, game) for game in GAMES}
+    if hearts_deals_per_second(0.01) is not None:
+        timers["openspiel hearts"] = hearts_deals_per_second
+    rates = interleaved_rates(timers, args.seconds)
     for game in GAMES:
-        rate, per_deal = random_deals_per_second(game, args.seconds)
-        print(f"  {game:12} {rate:8.0f} deals/s  ({per_deal:.1f} actions per deal)")
-    hearts = hearts_deals_per_second(args.seconds)
-    if hearts is None:
-        print("  (OpenSpiel not installed: no Hearts baseline)")
+        print(f"  {game:12} {rates[game]:8.0f} deals/s  ({actions_per_deal(game):.1f} actions per deal)")
+    if "openspiel hearts" in rates:
+        print(f"  {'openspiel hearts':12} {rates['openspiel hearts']:8.0f} deals/s  (baseline)")
     else:
-        print(f"  {'openspiel hearts':12} {hearts:8.0f} deals/s  (baseline)")
+        print("  (OpenSpiel not installed: no Hearts baseline)")
     print(f"rules bot against random bots, {args.deals} deals each, average deal score:")
     for game in GAMES:
         ours, theirs = rules_against_random(game, args.deals)
