@@ -120,7 +120,8 @@ def main() -> None:
         timers["openspiel hearts"] = hearts_deals_per_second
     rates = interleaved_rates(timers, args.seconds)
     for game in GAMES:
-        print(f"  {game:12} {rates[game]:8.0f} deals/s  ({actions_per_deal(game):.1f} actions per deal)")
+        per_deal = actions_per_deal(game)
+        print(f"  {game:12} {rates[game]:8.0f} deals/s  ({per_deal:.1f} actions per deal)")
     if "openspiel hearts" in rates:
         print(f"  {'openspiel hearts':12} {rates['openspiel hearts']:8.0f} deals/s  (baseline)")
     else:
