@@ -109,9 +109,9 @@ def wait_http(url: str, timeout: float = 30) -> None:
 
 
 class Table:
-    def __init__(self, index: int, seats: int, pace: float, clock0: float):
+    def __init__(self, index: int, seats: int, pace: float):
         self.index, self.nseats, self.pace = index, seats, pace
-        self.next_slot = clock0 + (random.random() / pace if pace else 0)
+        self.next_slot = 0.0
         self.pending: dict[int, list] = {}  # actor -> [send time, receipts]
         self.latencies: list[float] = []
         self.acks = 0
@@ -123,6 +123,13 @@ class Table:
         # No seat acts before every seat has its welcome: a seat welcomed later would find
         # earlier actions in its first state and count the actions it sees from a wrong start.
         self.all_welcomed = asyncio.Event()
+
+    def begin(self) -> None:
+        """The table is ready to play: its first action comes at a random moment of the next
+        1/pace seconds. Tables become ready in bursts (setup goes 50 at a time); started on
+        their own clocks they would act in step, every second, as no real tables do."""
+        if self.pace:
+            self.next_slot = time.monotonic() + random.random() / self.pace
 
     async def slot(self) -> None:
         if not self.pace:
@@ -215,6 +222,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                 last_seq = state["seq"]
                 table.welcomed += 1
                 if table.welcomed == table.nseats:
+                    table.begin()
                     table.all_welcomed.set()
                 seat = state["you"]["seat"]
             elif kind == "ack":
@@ -290,8 +298,7 @@ async def client_main(args) -> dict:
     pids = [int(p) for p in args.pids.split(",") if p]
     nseats = {"marjolet": 2, "black_maria": 3, "big_mariage": 4}[args.game]
     stats = Stats()
-    clock0 = time.monotonic() + 2.0
-    tables = [Table(i, nseats, args.pace, clock0) for i in range(args.tables)]
+    tables = [Table(i, nseats, args.pace) for i in range(args.tables)]
     limit = asyncio.Semaphore(50)
     tasks = []
     if args.kind == "ours":
@@ -336,6 +343,8 @@ async def client_main(args) -> dict:
             await asyncio.sleep(0.05)
             if any(t.done() and t.exception() for t in tasks):
                 break
+        for table in tables:
+            table.begin()
         ready.set()
     rss_samples = []
 
