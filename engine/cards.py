@@ -42,16 +42,14 @@ class Pack:
         self.strength: dict[str, int] = {
             r + s: len(ranks) - i for s in SUITS for i, r in enumerate(ranks)
         }
+        self._hand_order = {card: i for i, card in enumerate(self.cards)}
 
     def __len__(self) -> int:
         return len(self.cards)
 
-    def sort_key(self, card: str) -> tuple[int, int]:
-        """Suit by suit (S H D C), high to low within a suit: the order of a sorted hand."""
-        return SUITS.index(card[1]), -self.strength[card]
-
     def sorted(self, cards) -> list[str]:
-        return sorted(cards, key=self.sort_key)
+        """Suit by suit (S H D C), high to low within a suit: the order of a sorted hand."""
+        return sorted(cards, key=self._hand_order.__getitem__)
 
     def is_permutation(self, deck) -> bool:
         """Whether ``deck`` holds every card of the pack exactly once (and nothing else)."""
