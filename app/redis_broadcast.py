@@ -22,10 +22,11 @@ is never handed to a bot and every process shows it as connected:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
+
+import orjson
 
 from .broadcast import Broadcaster
 
@@ -78,7 +79,7 @@ class RedisBroadcaster(Broadcaster):
                     if message.get("type") != "message":
                         continue
                     try:
-                        data = json.loads(message["data"])
+                        data = orjson.loads(message["data"])
                         origin = data.get("origin")
                         if origin == self.origin:
                             continue
@@ -105,7 +106,7 @@ class RedisBroadcaster(Broadcaster):
                 delay = min(delay * 2, 5.0)
 
     def _publish(self, message: dict) -> None:
-        text = json.dumps({"origin": self.origin, **message}, separators=(",", ":"))
+        text = orjson.dumps({"origin": self.origin, **message})
         self._send(lambda pipe: pipe.publish(self.channel, text))
 
     def _send(self, command) -> None:

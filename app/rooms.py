@@ -10,7 +10,6 @@ second process, after a lost race or a failed write.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import re
@@ -24,6 +23,7 @@ from engine.bots import BOT_KINDS, bot_for
 
 from . import logs
 from .broadcast import Broadcaster, LocalBroadcaster
+from .db import json_text as encode
 from .history import iso
 from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Room as RoomRow, RoomEvent, Seat
 from .settings import Settings
@@ -82,10 +82,6 @@ class SeatState:
     @property
     def played_by_bot(self) -> bool:
         return self.kind == "bot" or (self.kind == "human" and self.standin)
-
-
-def encode(message: dict) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 class Connection:
@@ -337,22 +333,18 @@ class Room:
         for conn in list(self.conns):
             conn.send_text(text)
 
-    async def _commit(self, events: list[tuple[str, dict]], extra,
-                      core: bool = False) -> list[tuple[int, str, dict]]:
-        """Store ``events`` (and whatever ``extra(session)`` adds) in one transaction, then
-        deliver them. On failure, rebuild from the database and raise RoomError."""
+    async def _commit(self, events: list[tuple[str, dict]], extra, core: bool = False,
+                      rows: list = ()) -> list[tuple[int, str, dict]]:
+        """Store ``events`` (with whatever ``extra(session)`` does and ``rows`` inserts) in one
+        transaction, then deliver them. On failure, rebuild from the database and raise
+        RoomError."""
         numbered = [(self.seq + 1 + i, kind, data) for i, (kind, data) in enumerate(events)]
-        room_id = self.id
-
-        def work(session):
-            result = extra(session) if extra else None
-            session.execute(_EVENTS.insert(), [
-                {"room_id": room_id, "seq": seq, "kind": kind, "data": data, "created": now()}
-                for seq, kind, data in numbered])
-            return result
+        at = now()
+        rows = [*rows, *((_EVENTS, {"room_id": self.id, "seq": seq, "kind": kind, "data": data,
+                                    "created": at}) for seq, kind, data in numbered)]
 
         try:
-            await self.store.write(work, core)
+            await self.store.write(extra, core, rows)
         except Conflict:
             logs.event("error", self.code, logging.WARNING, what="conflict",
                        seq=numbered[0][0])
@@ -520,58 +512,59 @@ class Room:
             return await self._retrying(lambda: self._act(seat, action, client_id))
 
     async def _act(self, seat: int, action, client_id: str | None) -> dict:
-        if True:
-            await self._ensure_fresh()
-            if client_id is not None and (seat, client_id) in self.client_ids:
-                return {**self.client_ids[(seat, client_id)], "duplicate": True}
-            match = self.match
-            if match is None:
-                raise RoomError("not_your_turn", "the match has not started: seats are free")
-            deal_index = len(match.deals) - 1
-            deal = match.current
-            try:
-                normal = match.apply(seat, action)
-            except EngineError as error:
-                raise RoomError(engine_error_code(error), error.reason) from None
-            data = {"match": self.match_id, "deal": deal_index, "seat": seat, "action": normal,
-                    "deal_over": deal.over, "match_over": match.finished,
-                    "n": self.action_count}
-            match_id, n = self.match_id, self.action_count
-            totals, winners, finished = list(match.totals), list(match.winners), match.finished
-            scores = deal.scores() if deal.over else None
-            summary = deal.summary() if deal.over else None
+        await self._ensure_fresh()
+        if client_id is not None and (seat, client_id) in self.client_ids:
+            return {**self.client_ids[(seat, client_id)], "duplicate": True}
+        match = self.match
+        if match is None:
+            raise RoomError("not_your_turn", "the match has not started: seats are free")
+        deal_index = len(match.deals) - 1
+        deal = match.current
+        try:
+            normal = match.apply(seat, action)
+        except EngineError as error:
+            raise RoomError(engine_error_code(error), error.reason) from None
+        data = {"match": self.match_id, "deal": deal_index, "seat": seat, "action": normal,
+                "deal_over": deal.over, "match_over": match.finished,
+                "n": self.action_count}
+        match_id, n = self.match_id, self.action_count
+        totals, winners, finished = list(match.totals), list(match.winners), match.finished
+        scores = deal.scores() if deal.over else None
+        summary = deal.summary() if deal.over else None
 
-            def extra(connection):  # Core statements on a bare connection: the hot path
-                connection.execute(_ACTIONS.insert(), [{
-                    "match_id": match_id, "seq": n, "deal_index": deal_index, "seat": seat,
-                    "action": normal, "client_id": client_id, "created": now()}])
-                if scores is not None:
-                    at = now()
-                    connection.execute(_DEALS.update().where(
-                        _DEALS.c.match_id == match_id, _DEALS.c.index == deal_index).values(
-                        over=True, scores=scores, summary=summary, ended=at))
-                    values = {"totals": totals, "winners": winners}
-                    if finished:
-                        values.update(status="finished", ended=at)
-                    connection.execute(_MATCHES.update().where(_MATCHES.c.id == match_id)
-                                       .values(**values))
+        row = (_ACTIONS, {"match_id": match_id, "seq": n, "deal_index": deal_index,
+                          "seat": seat, "action": normal, "client_id": client_id,
+                          "created": now()})
 
-            numbered = await self._commit([("action", data)], extra, core=True)
-            self.action_count += 1
-            result = {"seq": numbered[-1][0], "action": normal}
-            if client_id is not None:
-                self.client_ids[(seat, client_id)] = result
-            self.last_progress = time.monotonic()
-            self._finish(numbered, client_id)
-            logs.event("action_stored", self.code, match=match_id, deal=deal_index, n=n,
-                       seat=seat, type=normal.get("type"), seq=result["seq"])
-            if scores is not None:
-                logs.event("deal_ended", self.code, match=match_id, deal=deal_index,
-                           scores=scores, totals=totals)
+        def deal_over(connection):  # Core statements on a bare connection
+            at = now()
+            connection.execute(_DEALS.update().where(
+                _DEALS.c.match_id == match_id, _DEALS.c.index == deal_index).values(
+                over=True, scores=scores, summary=summary, ended=at))
+            values = {"totals": totals, "winners": winners}
             if finished:
-                logs.event("match_ended", self.code, match=match_id, totals=totals,
-                           winners=winners)
-            return result
+                values.update(status="finished", ended=at)
+            connection.execute(_MATCHES.update().where(_MATCHES.c.id == match_id)
+                               .values(**values))
+
+        numbered = await self._commit([("action", data)],
+                                      deal_over if scores is not None else None,
+                                      core=True, rows=[row])
+        self.action_count += 1
+        result = {"seq": numbered[-1][0], "action": normal}
+        if client_id is not None:
+            self.client_ids[(seat, client_id)] = result
+        self.last_progress = time.monotonic()
+        self._finish(numbered, client_id)
+        logs.event("action_stored", self.code, logging.DEBUG, match=match_id, deal=deal_index,
+                   n=n, seat=seat, type=normal.get("type"), seq=result["seq"])
+        if scores is not None:
+            logs.event("deal_ended", self.code, match=match_id, deal=deal_index,
+                       scores=scores, totals=totals)
+        if finished:
+            logs.event("match_ended", self.code, match=match_id, totals=totals,
+                       winners=winners)
+        return result
 
     async def _start_deal(self) -> None:
         match = self.match

@@ -36,6 +36,15 @@ def _settle(future: asyncio.Future, outcome) -> None:
         future.set_result(outcome)
 
 
+def _insert(connection, rows: list) -> None:
+    """Insert ``(table, values)`` rows: one executemany per table, tables in first-seen order."""
+    by_table: dict = {}
+    for table, values in rows:
+        by_table.setdefault(table, []).append(values)
+    for table, values in by_table.items():
+        connection.execute(table.insert(), values)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -104,22 +113,26 @@ class Store:
 
     # -- writing -------------------------------------------------------------------------------
 
-    def transact(self, work: Callable[[Session], object], core: bool = False):
-        """Run ``work(session)`` in one transaction and commit; StorageError/Conflict if not.
+    def transact(self, work: Callable[[Session], object] | None, core: bool = False,
+                 rows: list = ()):
+        """Run ``work(session)`` and insert ``rows`` (``(table, values)`` pairs, each table's
+        in one executemany) in one transaction and commit; StorageError/Conflict if not.
         ``core``: ``work`` gets a bare connection (no ORM session: the hot path of actions)."""
         from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
         try:
             if core:
                 with self.engine.begin() as connection:
-                    result = work(connection)
+                    result = work(connection) if work is not None else None
+                    _insert(connection, rows)
                     if self.fault is not None:
                         self.fault()
                 return result
             with self.sessions() as session:
                 with session.begin():
-                    result = work(session)
+                    result = work(session) if work is not None else None
                     session.flush()
+                    _insert(session, rows)
                     if self.fault is not None:
                         self.fault()
                 return result
@@ -130,15 +143,17 @@ class Store:
         except Exception as error:  # a fault injected by a test, or a driver surprise
             raise StorageError(str(error)[:200]) from error
 
-    async def write(self, work: Callable, core: bool = False):
-        """Run ``work`` in a transaction (:meth:`transact`) and await its commit.
+    async def write(self, work: Callable | None, core: bool = False, rows: list = ()):
+        """Run ``work`` and insert ``rows`` in a transaction (:meth:`transact`) and await its
+        commit.
 
         Writes go one at a time, never racing each other for the database's write lock
         (SQLite makes a blocked writer sleep up to 100 ms at a time), and the ``core`` writes
         that wait together (bare-connection work: the actions' hot path) share one transaction:
-        a group commit, one commit (one fsync) for them all. If a shared transaction fails, each
-        of its writes is tried alone, so one room's conflict or error never touches another's.
-        Nothing is resolved before its commit has returned.
+        a group commit, one commit (one fsync) for them all, and one executemany per table for
+        their rows. If a shared transaction fails, each of its writes is tried alone, so one
+        room's conflict or error never touches another's. Nothing is resolved before its commit
+        has returned.
 
         SQLite is a local file whose commit takes a fraction of a millisecond: the event loop
         writes itself, at the end of the loop iteration that asked (thread hand-offs cost more
@@ -149,11 +164,11 @@ class Store:
         with self._threads_lock:
             self._start_threads()
         if self.sqlite:
-            self._pending.append((work, core, future))
+            self._pending.append((work, core, rows, future))
             if len(self._pending) == 1:
                 loop.call_soon(self._write_pending)
         else:
-            self._writes.put((work, core, (loop, future)))
+            self._writes.put((work, core, rows, (loop, future)))
         return await future
 
     def _start_threads(self) -> None:
@@ -168,7 +183,7 @@ class Store:
 
     def _write_pending(self) -> None:
         jobs, self._pending = self._pending, []
-        for (_, _, future), outcome in zip(jobs, self._write_jobs(jobs)):
+        for (*_, future), outcome in zip(jobs, self._write_jobs(jobs)):
             _settle(future, outcome)
 
     def _write_loop(self) -> None:
@@ -181,7 +196,7 @@ class Store:
                     break
             stop = None in jobs
             jobs = [job for job in jobs if job is not None]
-            for (_, _, (loop, future)), outcome in zip(jobs, self._write_jobs(jobs)):
+            for (*_, (loop, future)), outcome in zip(jobs, self._write_jobs(jobs)):
                 try:
                     loop.call_soon_threadsafe(_settle, future, outcome)
                 except RuntimeError:  # that event loop is closed: nobody waits any more
@@ -190,8 +205,8 @@ class Store:
                 return
 
     def _write_jobs(self, jobs: list) -> list:
-        """Store ``(work, core, ...)`` jobs in order, consecutive core ones together; the
-        result (or StorageError) of each."""
+        """Store ``(work, core, rows, ...)`` jobs in order, consecutive core ones together;
+        the result (or StorageError) of each."""
         outcomes = []
         for core, run in itertools.groupby(jobs, key=lambda job: job[1]):
             run = list(run)
@@ -213,15 +228,18 @@ class Store:
     def _write_batch(self, batch: list) -> list:
         """The result (or StorageError) of each job of ``batch``: one commit for all if it can."""
         if len(batch) > 1:
+            def works(connection):
+                return [work(connection) if work is not None else None for work, *_ in batch]
+
             try:
-                return self.transact(lambda connection: [work(connection) for work, *_ in batch],
-                                     core=True)
+                return self.transact(works, core=True, rows=[r for _, _, rows, _ in batch
+                                                             for r in rows])
             except StorageError:
                 pass  # one of them failed: alone, each fails or succeeds on its own
         outcomes = []
-        for work, core, *_ in batch:
+        for work, core, rows, _ in batch:
             try:
-                outcomes.append(self.transact(work, core))
+                outcomes.append(self.transact(work, core, rows))
             except StorageError as error:
                 outcomes.append(error)
         return outcomes

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .rooms import Connection, RoomError
@@ -78,7 +78,7 @@ async def table(websocket: WebSocket, code: str):
                 continue
             allowed = bucket.take()
             try:
-                data = json.loads(text)
+                data = orjson.loads(text)
             except ValueError:
                 conn.send(error("bad_json" if allowed else "rate_limited",
                                 "not JSON" if allowed else "too many messages; slow down"))

@@ -19,16 +19,14 @@ def new_room(session) -> int:
     return room.id
 
 
-def stored_event(room_id: int, seq: int):
-    """A core write (bare connection) storing event ``seq``; it returns ``seq``."""
+def event_row(room_id: int, seq: int) -> tuple:
+    return RoomEvent.__table__, {"room_id": room_id, "seq": seq, "kind": "chat",
+                                 "data": {"text": str(seq)}, "created": datetime.now(timezone.utc)}
 
-    def work(connection) -> int:
-        connection.execute(RoomEvent.__table__.insert(), [{
-            "room_id": room_id, "seq": seq, "kind": "chat", "data": {"text": str(seq)},
-            "created": datetime.now(timezone.utc)}])
-        return seq
 
-    return work
+def stored_event(store: Store, room_id: int, seq: int):
+    """A core write storing event ``seq`` (a row, and work that returns ``seq``)."""
+    return store.write(lambda connection: seq, core=True, rows=[event_row(room_id, seq)])
 
 
 async def test_waiting_writes_share_a_commit_and_a_failing_one_fails_alone(database_url):
@@ -38,14 +36,14 @@ async def test_waiting_writes_share_a_commit_and_a_failing_one_fails_alone(datab
         commits = []
         event.listen(store.engine, "commit", lambda connection: commits.append(1))
 
-        results = await asyncio.gather(*(store.write(stored_event(room_id, seq), core=True)
+        results = await asyncio.gather(*(stored_event(store, room_id, seq)
                                          for seq in range(1, 11)))
         assert results == list(range(1, 11))
         # SQLite: all ten in one commit; PostgreSQL's writer thread may have taken the first
         # alone before the others were queued.
         assert len(commits) <= 2
 
-        results = await asyncio.gather(*(store.write(stored_event(room_id, seq), core=True)
+        results = await asyncio.gather(*(stored_event(store, room_id, seq)
                                          for seq in (11, 5, 12)), return_exceptions=True)
         assert results[0] == 11 and results[2] == 12
         assert isinstance(results[1], Conflict)  # event 5 exists: only that write is refused
