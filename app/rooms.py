@@ -15,6 +15,7 @@ import random
 import re
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -85,30 +86,70 @@ class SeatState:
 
 
 class Connection:
-    """One WebSocket as the room sees it: a seat (or None) and an ordered outgoing queue of
-    already encoded text frames (a message for several connections is encoded once)."""
+    """One WebSocket as the room sees it: a seat (or None), and its outgoing text frames,
+    sent in order (a message for several connections is encoded once).
+
+    A frame is written to the socket within ``send_text`` itself whenever it can be: a writer
+    task per connection cost a task switch per message, four per action, and held every
+    message back one turn of the event loop. Only a send that has to wait (the socket's
+    buffer is full) goes on in a task, which then sends whatever was queued behind it."""
 
     def __init__(self, send_text):
         self.seat: int | None = None
         self.name: str | None = None
-        self.queue: asyncio.Queue = asyncio.Queue()
         self._send_text = send_text
+        self._backlog: deque[str] = deque()
+        self._sending: asyncio.Task | None = None
         self.closed = False
 
     def send(self, message: dict) -> None:
-        if not self.closed:
-            self.queue.put_nowait(encode(message))
+        self.send_text(encode(message))
 
     def send_text(self, text: str) -> None:
-        if not self.closed:
-            self.queue.put_nowait(text)
+        if self.closed:
+            return
+        if self._sending is not None:
+            self._backlog.append(text)
+            return
+        sending = self._send_text(text)
+        try:
+            awaited = sending.send(None)  # run it here, as far as it goes without waiting
+        except StopIteration:
+            return
+        except Exception:  # the connection is gone: its reader will see it and detach
+            self.closed = True
+            return
+        self._sending = asyncio.get_running_loop().create_task(self._go_on(sending, awaited))
 
-    async def writer(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            await self._send_text(text)
+    async def _go_on(self, sending, awaited) -> None:
+        """Finish ``sending`` (a coroutine run by hand until it awaited ``awaited``), as its
+        task would have, then send the backlog."""
+        try:
+            while True:
+                if awaited is None:  # a bare yield (asyncio.sleep(0))
+                    await asyncio.sleep(0)
+                else:
+                    awaited._asyncio_future_blocking = False
+                    await asyncio.wait([awaited])  # its outcome is the coroutine's to see
+                try:
+                    awaited = sending.send(None)
+                except StopIteration:
+                    break
+            while self._backlog:
+                await self._send_text(self._backlog.popleft())
+        except Exception:
+            self.closed = True
+        finally:
+            sending.close()
+            self._sending = None
+
+    async def drained(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for what was accepted to be sent, then give it up."""
+        sending = self._sending
+        if sending is not None:
+            done, _ = await asyncio.wait([sending], timeout=timeout)
+            if not done:
+                sending.cancel()
 
 
 @dataclass
@@ -334,17 +375,23 @@ class Room:
             conn.send_text(text)
 
     async def _commit(self, events: list[tuple[str, dict]], extra, core: bool = False,
-                      rows: list = ()) -> list[tuple[int, str, dict]]:
+                      rows: list = (), then=None) -> list[tuple[int, str, dict]]:
         """Store ``events`` (with whatever ``extra(session)`` does and ``rows`` inserts) in one
-        transaction, then deliver them. On failure, rebuild from the database and raise
-        RoomError."""
+        transaction, and number them. ``then(numbered)`` runs right after the commit, before
+        this returns (Store.write's on_commit). On failure, rebuild from the database and
+        raise RoomError."""
         numbered = [(self.seq + 1 + i, kind, data) for i, (kind, data) in enumerate(events)]
         at = now()
         rows = [*rows, *((_EVENTS, {"room_id": self.id, "seq": seq, "kind": kind, "data": data,
                                     "created": at}) for seq, kind, data in numbered)]
 
+        def committed(_result) -> None:
+            self.seq = numbered[-1][0]
+            if then is not None:
+                then(numbered)
+
         try:
-            await self.store.write(extra, core, rows)
+            await self.store.write(extra, core, rows, on_commit=committed)
         except Conflict:
             logs.event("error", self.code, logging.WARNING, what="conflict",
                        seq=numbered[0][0])
@@ -358,7 +405,6 @@ class Room:
                 self._broken = True
             raise RoomError("storage", "the database refused the change; nothing was applied, "
                                        "try again") from None
-        self.seq = numbered[-1][0]
         return numbered
 
     def _finish(self, numbered, client_id: str | None = None) -> None:
@@ -547,15 +593,18 @@ class Room:
             connection.execute(_MATCHES.update().where(_MATCHES.c.id == match_id)
                                .values(**values))
 
-        numbered = await self._commit([("action", data)],
-                                      deal_over if scores is not None else None,
-                                      core=True, rows=[row])
-        self.action_count += 1
-        result = {"seq": numbered[-1][0], "action": normal}
-        if client_id is not None:
-            self.client_ids[(seat, client_id)] = result
-        self.last_progress = time.monotonic()
-        self._finish(numbered, client_id)
+        result = {"seq": None, "action": normal}
+
+        def stored(numbered) -> None:
+            self.action_count += 1
+            result["seq"] = numbered[-1][0]
+            if client_id is not None:
+                self.client_ids[(seat, client_id)] = result
+            self.last_progress = time.monotonic()
+            self._finish(numbered, client_id)
+
+        await self._commit([("action", data)], deal_over if scores is not None else None,
+                           core=True, rows=[row], then=stored)
         logs.event("action_stored", self.code, logging.DEBUG, match=match_id, deal=deal_index,
                    n=n, seat=seat, type=normal.get("type"), seq=result["seq"])
         if scores is not None:
@@ -644,37 +693,36 @@ class Room:
             return await self._retrying(lambda: self._join(name, seat))
 
     async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
-        if True:
-            await self._ensure_fresh()
-            if seat is None:
-                free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
-                if not free:
-                    raise RoomError("not_available", "every seat is taken")
-                seat = free[0]
-            if not 0 <= seat < len(self.seats):
-                raise RoomError("bad_field", f"there is no seat {seat}")
-            if self.seats[seat].kind != "open":
-                raise RoomError("not_available", f"seat {seat} is taken")
-            token = secrets.token_urlsafe(32)
-            hashed = token_hash(token)
-            room_id, store = self.id, self.store
+        await self._ensure_fresh()
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+            if not free:
+                raise RoomError("not_available", "every seat is taken")
+            seat = free[0]
+        if not 0 <= seat < len(self.seats):
+            raise RoomError("bad_field", f"there is no seat {seat}")
+        if self.seats[seat].kind != "open":
+            raise RoomError("not_available", f"seat {seat} is taken")
+        token = secrets.token_urlsafe(32)
+        hashed = token_hash(token)
+        room_id, store = self.id, self.store
 
-            def extra(session):
-                player = store.player(session, name)
-                row = session.query(Seat).filter_by(room_id=room_id, seat=seat).one()
-                row.kind, row.name, row.player_id, row.token_hash = "human", name, player.id, hashed
-                holder["player"] = player.id
+        def extra(session):
+            player = store.player(session, name)
+            row = session.query(Seat).filter_by(room_id=room_id, seat=seat).one()
+            row.kind, row.name, row.player_id, row.token_hash = "human", name, player.id, hashed
+            holder["player"] = player.id
 
-            holder: dict = {}
-            numbered = await self._commit(
-                [("seat", {"seat": seat, "name": name, "seat_kind": "human", "bot": None,
-                           "standin": False})], extra)
-            self.seats[seat] = SeatState("human", name=name, player_id=holder["player"],
-                                         token_hash=hashed)
-            self._finish(numbered)
-            logs.event("seat_changed", self.code, seat=seat, seat_kind="human")
-            await self._maybe_start()
-            return seat, token
+        holder: dict = {}
+        numbered = await self._commit(
+            [("seat", {"seat": seat, "name": name, "seat_kind": "human", "bot": None,
+                       "standin": False})], extra)
+        self.seats[seat] = SeatState("human", name=name, player_id=holder["player"],
+                                     token_hash=hashed)
+        self._finish(numbered)
+        logs.event("seat_changed", self.code, seat=seat, seat_kind="human")
+        await self._maybe_start()
+        return seat, token
 
     async def _maybe_start(self) -> None:
         """Start the match once every seat is filled. The seat change that called this is
@@ -810,7 +858,6 @@ class Room:
     def detach(self, conn: Connection) -> None:
         conn.closed = True
         self.conns.discard(conn)
-        conn.queue.put_nowait(None)
         self.last_used = time.monotonic()
         if conn.seat is not None and not self.connected_here(conn.seat):
             self.manager.broadcaster.presence(self.code, conn.seat, False)

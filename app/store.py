@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import itertools
+import logging
 import queue
 import threading
 from dataclasses import dataclass, field
@@ -21,19 +22,44 @@ from .models import (ActionRow, DealRow, MatchPlayer, MatchRow, Player, Room, Ro
                      Seat)
 
 
+log = logging.getLogger("cardroom.store")
+
 #: Most writes one group commit stores together.
 WRITE_BATCH = 200
 #: Seconds between two SQLite WAL checkpoints (see Store.__init__).
 CHECKPOINT_EVERY = 1.0
 
 
-def _settle(future: asyncio.Future, outcome) -> None:
-    if future.cancelled():
-        return
-    if isinstance(outcome, BaseException):
-        future.set_exception(outcome)
-    else:
-        future.set_result(outcome)
+@dataclass(slots=True)
+class _Write:
+    """One write asked for: what to store, and whom to tell."""
+
+    work: Callable | None
+    core: bool
+    rows: list
+    on_commit: Callable[[object], None] | None
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future
+
+    def settle(self, outcome) -> None:
+        """On the write's event loop, once its transaction is over: ``on_commit(result)`` if it
+        was committed (even if nobody waits any more: it was stored), then the future."""
+        failed = isinstance(outcome, BaseException)
+        if not failed and self.on_commit is not None:
+            try:
+                self.on_commit(outcome)
+            except Exception:
+                log.exception("a write's on_commit failed")
+        if not self.future.cancelled():
+            if failed:
+                self.future.set_exception(outcome)
+            else:
+                self.future.set_result(outcome)
+
+
+def _settle_all(writes: list[_Write], outcomes: list) -> None:
+    for write, outcome in zip(writes, outcomes):
+        write.settle(outcome)
 
 
 def _insert(connection, rows: list) -> None:
@@ -143,9 +169,12 @@ class Store:
         except Exception as error:  # a fault injected by a test, or a driver surprise
             raise StorageError(str(error)[:200]) from error
 
-    async def write(self, work: Callable | None, core: bool = False, rows: list = ()):
+    async def write(self, work: Callable | None, core: bool = False, rows: list = (),
+                    on_commit: Callable[[object], None] | None = None):
         """Run ``work`` and insert ``rows`` in a transaction (:meth:`transact`) and await its
-        commit.
+        commit. ``on_commit(result)`` runs on the event loop as soon as the commit returned,
+        before the waiting task resumes: what must follow the commit at once (telling
+        everyone) goes there, and is not held up behind the loop's queue of ready tasks.
 
         Writes go one at a time, never racing each other for the database's write lock
         (SQLite makes a blocked writer sleep up to 100 ms at a time), and the ``core`` writes
@@ -160,16 +189,16 @@ class Store:
         than that on a busy core). Any other database is across a network that may be slow or
         gone: one writer thread waits for it, never the event loop."""
         loop = asyncio.get_running_loop()
-        future = loop.create_future()
+        write = _Write(work, core, list(rows), on_commit, loop, loop.create_future())
         with self._threads_lock:
             self._start_threads()
         if self.sqlite:
-            self._pending.append((work, core, rows, future))
+            self._pending.append(write)
             if len(self._pending) == 1:
                 loop.call_soon(self._write_pending)
         else:
-            self._writes.put((work, core, rows, (loop, future)))
-        return await future
+            self._writes.put(write)
+        return await write.future
 
     def _start_threads(self) -> None:
         if self.sqlite and self._checkpointer is None:
@@ -182,9 +211,8 @@ class Store:
             self._writer.start()
 
     def _write_pending(self) -> None:
-        jobs, self._pending = self._pending, []
-        for (*_, future), outcome in zip(jobs, self._write_jobs(jobs)):
-            _settle(future, outcome)
+        writes, self._pending = self._pending, []
+        _settle_all(writes, self._write_all(writes))
 
     def _write_loop(self) -> None:
         while True:
@@ -195,20 +223,22 @@ class Store:
                 except queue.Empty:
                     break
             stop = None in jobs
-            jobs = [job for job in jobs if job is not None]
-            for (*_, (loop, future)), outcome in zip(jobs, self._write_jobs(jobs)):
+            writes = [job for job in jobs if job is not None]
+            outcomes = self._write_all(writes)
+            for loop in {write.loop for write in writes}:  # one hand-off per event loop
+                mine = [(w, o) for w, o in zip(writes, outcomes) if w.loop is loop]
                 try:
-                    loop.call_soon_threadsafe(_settle, future, outcome)
+                    loop.call_soon_threadsafe(_settle_all, *map(list, zip(*mine)))
                 except RuntimeError:  # that event loop is closed: nobody waits any more
                     pass
             if stop:
                 return
 
-    def _write_jobs(self, jobs: list) -> list:
-        """Store ``(work, core, rows, ...)`` jobs in order, consecutive core ones together;
-        the result (or StorageError) of each."""
+    def _write_all(self, writes: list[_Write]) -> list:
+        """Store ``writes`` in order, consecutive core ones together; the result (or
+        StorageError) of each."""
         outcomes = []
-        for core, run in itertools.groupby(jobs, key=lambda job: job[1]):
+        for core, run in itertools.groupby(writes, key=lambda write: write.core):
             run = list(run)
             size = WRITE_BATCH if core else 1
             for start in range(0, len(run), size):
@@ -225,21 +255,21 @@ class Store:
             except Exception:  # the database is busy or away: the next round tries again
                 pass
 
-    def _write_batch(self, batch: list) -> list:
-        """The result (or StorageError) of each job of ``batch``: one commit for all if it can."""
+    def _write_batch(self, batch: list[_Write]) -> list:
+        """The result (or StorageError) of each write of ``batch``: one commit for all if it
+        can."""
         if len(batch) > 1:
             def works(connection):
-                return [work(connection) if work is not None else None for work, *_ in batch]
+                return [w.work(connection) if w.work is not None else None for w in batch]
 
             try:
-                return self.transact(works, core=True, rows=[r for _, _, rows, _ in batch
-                                                             for r in rows])
+                return self.transact(works, core=True, rows=[r for w in batch for r in w.rows])
             except StorageError:
                 pass  # one of them failed: alone, each fails or succeeds on its own
         outcomes = []
-        for work, core, rows, _ in batch:
+        for write in batch:
             try:
-                outcomes.append(self.transact(work, core, rows))
+                outcomes.append(self.transact(write.work, write.core, write.rows))
             except StorageError as error:
                 outcomes.append(error)
         return outcomes

@@ -52,7 +52,6 @@ async def table(websocket: WebSocket, code: str):
         await websocket.close(code=4404)
         return
     conn = Connection(websocket.send_text)
-    writer = asyncio.create_task(conn.writer())
     bucket = Bucket(settings.rate)
     greeted = False
     try:
@@ -127,10 +126,7 @@ async def table(websocket: WebSocket, code: str):
     finally:
         if room is not None:
             room.detach(conn)
-        try:
-            await asyncio.wait_for(writer, timeout=1)
-        except (asyncio.TimeoutError, Exception):
-            writer.cancel()
+        await conn.drained(timeout=1)
 
 
 async def handle(room, conn: Connection, kind: str, data: dict, id_) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import secrets
 from datetime import datetime, timezone
 
+import pytest
 from sqlalchemy import event, select
 
 from app.models import Room, RoomEvent
@@ -52,5 +53,35 @@ async def test_waiting_writes_share_a_commit_and_a_failing_one_fails_alone(datab
             seqs = session.scalars(select(RoomEvent.seq).where(RoomEvent.room_id == room_id)
                                    .order_by(RoomEvent.seq)).all()
         assert seqs == list(range(1, 13))
+    finally:
+        store.close()
+
+
+async def test_on_commit_runs_at_the_commit_before_the_waiter_and_even_without_one(database_url):
+    store = Store(database_url)
+    try:
+        room_id = store.transact(new_room)
+        seen = []
+        await store.write(None, core=True, rows=[event_row(room_id, 1)],
+                          on_commit=lambda result: seen.append("committed"))
+        seen.append("resumed")
+        assert seen == ["committed", "resumed"]
+
+        # The waiting task is cancelled before the commit: what was stored is still told.
+        waiter = asyncio.create_task(store.write(
+            None, core=True, rows=[event_row(room_id, 2)],
+            on_commit=lambda result: seen.append("stored without a waiter")))
+        await asyncio.sleep(0)
+        waiter.cancel()
+        for _ in range(100):
+            if len(seen) == 3:
+                break
+            await asyncio.sleep(0.01)
+        assert seen[2] == "stored without a waiter"
+
+        with pytest.raises(Conflict):  # nothing stored: nothing told
+            await store.write(None, core=True, rows=[event_row(room_id, 2)],
+                              on_commit=lambda result: seen.append("wrong"))
+        assert "wrong" not in seen
     finally:
         store.close()

@@ -1,0 +1,76 @@
+"""Connection: frames go out in order, at once when the socket takes them, through a task only
+when a send has to wait."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.rooms import Connection
+
+
+class Socket:
+    """A fake WebSocket whose ``send_text`` waits while ``open`` is clear."""
+
+    def __init__(self, fail_on: str | None = None):
+        self.sent: list[str] = []
+        self.open = asyncio.Event()
+        self.open.set()
+        self.fail_on = fail_on
+
+    async def send_text(self, text: str) -> None:
+        await self.open.wait()
+        if text == self.fail_on:
+            raise RuntimeError("the peer went away")
+        self.sent.append(text)
+
+
+async def test_frames_go_out_within_the_call_when_the_socket_takes_them():
+    socket = Socket()
+    conn = Connection(socket.send_text)
+    conn.send_text("a")
+    conn.send({"type": "pong"})
+    assert socket.sent == ["a", '{"type":"pong"}']  # no turn of the event loop needed
+    assert conn._sending is None
+
+
+async def test_a_send_that_waits_keeps_the_order_of_what_follows():
+    socket = Socket()
+    conn = Connection(socket.send_text)
+    socket.open.clear()
+    for text in "abc":
+        conn.send_text(text)
+    await asyncio.sleep(0.01)
+    assert socket.sent == []
+    socket.open.set()
+    await conn.drained(timeout=1)
+    assert socket.sent == ["a", "b", "c"]
+    conn.send_text("d")  # and at once again once the backlog is gone
+    assert socket.sent == ["a", "b", "c", "d"]
+
+
+async def test_a_failed_send_closes_the_connection_to_further_frames():
+    socket = Socket(fail_on="b")
+    conn = Connection(socket.send_text)
+    for text in "abc":
+        conn.send_text(text)
+    assert conn.closed and socket.sent == ["a"]
+
+    socket = Socket(fail_on="b")
+    conn = Connection(socket.send_text)
+    socket.open.clear()
+    for text in "abc":
+        conn.send_text(text)
+    socket.open.set()
+    await conn.drained(timeout=1)
+    assert conn.closed and socket.sent == ["a"]
+
+
+async def test_drained_gives_up_on_a_send_that_never_ends():
+    socket = Socket()
+    conn = Connection(socket.send_text)
+    socket.open.clear()
+    conn.send_text("a")
+    conn.send_text("b")
+    await conn.drained(timeout=0.05)
+    await asyncio.sleep(0)
+    assert socket.sent == [] and conn._sending is None
