@@ -19,6 +19,8 @@ from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from sqlalchemy import bindparam
+
 from engine import GAMES, EngineError, IllegalAction, MalformedAction, Match, NotYourTurn
 from engine.bots import BOT_KINDS, bot_for
 
@@ -37,10 +39,21 @@ CHAT_KEEP = 50
 MISSED_LIMIT = 1000
 #: Seconds a presence notice of another process stays valid without a heartbeat.
 PRESENCE_TTL = 15.0
-_EVENTS = RoomEvent.__table__
-_ACTIONS = ActionRow.__table__
-_DEALS = DealRow.__table__
-_MATCHES = MatchRow.__table__
+_DEALS, _MATCHES = DealRow.__table__, MatchRow.__table__
+# The statements of the actions' hot path, made once: Store.write groups a group commit's
+# statements by identity, one executemany each.
+_STORE_EVENT = RoomEvent.__table__.insert()
+_STORE_ACTION = ActionRow.__table__.insert()
+_END_DEAL = _DEALS.update().where(
+    _DEALS.c.match_id == bindparam("the_match"), _DEALS.c.index == bindparam("the_deal")
+).values(over=True, scores=bindparam("new_scores", type_=_DEALS.c.scores.type),
+         summary=bindparam("new_summary", type_=_DEALS.c.summary.type),
+         ended=bindparam("at", type_=_DEALS.c.ended.type))
+_SCORE_MATCH = _MATCHES.update().where(_MATCHES.c.id == bindparam("the_match")).values(
+    totals=bindparam("new_totals", type_=_MATCHES.c.totals.type),
+    winners=bindparam("new_winners", type_=_MATCHES.c.winners.type))
+_FINISH_MATCH = _SCORE_MATCH.values(status="finished",
+                                    ended=bindparam("at", type_=_MATCHES.c.ended.type))
 
 
 class RoomError(Exception):
@@ -375,15 +388,16 @@ class Room:
             conn.send_text(text)
 
     async def _commit(self, events: list[tuple[str, dict]], extra, core: bool = False,
-                      rows: list = (), then=None) -> list[tuple[int, str, dict]]:
-        """Store ``events`` (with whatever ``extra(session)`` does and ``rows`` inserts) in one
-        transaction, and number them. ``then(numbered)`` runs right after the commit, before
+                      statements: list = (), then=None) -> list[tuple[int, str, dict]]:
+        """Store ``events`` (with whatever ``extra(session)`` does and ``statements`` do) in
+        one transaction, and number them. ``then(numbered)`` runs right after the commit, before
         this returns (Store.write's on_commit). On failure, rebuild from the database and
         raise RoomError."""
         numbered = [(self.seq + 1 + i, kind, data) for i, (kind, data) in enumerate(events)]
         at = now()
-        rows = [*rows, *((_EVENTS, {"room_id": self.id, "seq": seq, "kind": kind, "data": data,
-                                    "created": at}) for seq, kind, data in numbered)]
+        statements = [*statements, *(
+            (_STORE_EVENT, {"room_id": self.id, "seq": seq, "kind": kind, "data": data,
+                            "created": at}) for seq, kind, data in numbered)]
 
         def committed(_result) -> None:
             self.seq = numbered[-1][0]
@@ -391,7 +405,7 @@ class Room:
                 then(numbered)
 
         try:
-            await self.store.write(extra, core, rows, on_commit=committed)
+            await self.store.write(extra, core, statements, on_commit=committed)
         except Conflict:
             logs.event("error", self.code, logging.WARNING, what="conflict",
                        seq=numbered[0][0])
@@ -578,20 +592,17 @@ class Room:
         scores = deal.scores() if deal.over else None
         summary = deal.summary() if deal.over else None
 
-        row = (_ACTIONS, {"match_id": match_id, "seq": n, "deal_index": deal_index,
-                          "seat": seat, "action": normal, "client_id": client_id,
-                          "created": now()})
-
-        def deal_over(connection):  # Core statements on a bare connection
-            at = now()
-            connection.execute(_DEALS.update().where(
-                _DEALS.c.match_id == match_id, _DEALS.c.index == deal_index).values(
-                over=True, scores=scores, summary=summary, ended=at))
-            values = {"totals": totals, "winners": winners}
-            if finished:
-                values.update(status="finished", ended=at)
-            connection.execute(_MATCHES.update().where(_MATCHES.c.id == match_id)
-                               .values(**values))
+        at = now()
+        statements = [(_STORE_ACTION, {"match_id": match_id, "seq": n, "deal_index": deal_index,
+                                       "seat": seat, "action": normal, "client_id": client_id,
+                                       "created": at})]
+        if scores is not None:
+            statements += [
+                (_END_DEAL, {"the_match": match_id, "the_deal": deal_index, "new_scores": scores,
+                             "new_summary": summary, "at": at}),
+                (_FINISH_MATCH if finished else _SCORE_MATCH,
+                 {"the_match": match_id, "new_totals": totals, "new_winners": winners,
+                  "at": at})]
 
         result = {"seq": None, "action": normal}
 
@@ -603,8 +614,8 @@ class Room:
             self.last_progress = time.monotonic()
             self._finish(numbered, client_id)
 
-        await self._commit([("action", data)], deal_over if scores is not None else None,
-                           core=True, rows=[row], then=stored)
+        await self._commit([("action", data)], None, core=True, statements=statements,
+                           then=stored)
         logs.event("action_stored", self.code, logging.DEBUG, match=match_id, deal=deal_index,
                    n=n, seat=seat, type=normal.get("type"), seq=result["seq"])
         if scores is not None:

@@ -36,7 +36,7 @@ class _Write:
 
     work: Callable | None
     core: bool
-    rows: list
+    statements: list
     on_commit: Callable[[object], None] | None
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future
@@ -62,13 +62,14 @@ def _settle_all(writes: list[_Write], outcomes: list) -> None:
         write.settle(outcome)
 
 
-def _insert(connection, rows: list) -> None:
-    """Insert ``(table, values)`` rows: one executemany per table, tables in first-seen order."""
-    by_table: dict = {}
-    for table, values in rows:
-        by_table.setdefault(table, []).append(values)
-    for table, values in by_table.items():
-        connection.execute(table.insert(), values)
+def _execute_many(connection, statements: list) -> None:
+    """Run ``(statement, parameters)`` pairs: one executemany per statement, in first-seen
+    order (a statement object made once, not per call: the same one groups)."""
+    by_statement: dict = {}
+    for statement, parameters in statements:
+        by_statement.setdefault(statement, []).append(parameters)
+    for statement, parameters in by_statement.items():
+        connection.execute(statement, parameters)
 
 
 def token_hash(token: str) -> str:
@@ -140,9 +141,10 @@ class Store:
     # -- writing -------------------------------------------------------------------------------
 
     def transact(self, work: Callable[[Session], object] | None, core: bool = False,
-                 rows: list = ()):
-        """Run ``work(session)`` and insert ``rows`` (``(table, values)`` pairs, each table's
-        in one executemany) in one transaction and commit; StorageError/Conflict if not.
+                 statements: list = ()):
+        """Run ``work(session)`` and ``statements`` (``(statement, parameters)`` pairs, each
+        statement's in one executemany) in one transaction and commit; StorageError/Conflict
+        if not.
         ``core``: ``work`` gets a bare connection (no ORM session: the hot path of actions)."""
         from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -150,7 +152,7 @@ class Store:
             if core:
                 with self.engine.begin() as connection:
                     result = work(connection) if work is not None else None
-                    _insert(connection, rows)
+                    _execute_many(connection, statements)
                     if self.fault is not None:
                         self.fault()
                 return result
@@ -158,7 +160,7 @@ class Store:
                 with session.begin():
                     result = work(session) if work is not None else None
                     session.flush()
-                    _insert(session, rows)
+                    _execute_many(session, statements)
                     if self.fault is not None:
                         self.fault()
                 return result
@@ -169,9 +171,9 @@ class Store:
         except Exception as error:  # a fault injected by a test, or a driver surprise
             raise StorageError(str(error)[:200]) from error
 
-    async def write(self, work: Callable | None, core: bool = False, rows: list = (),
+    async def write(self, work: Callable | None, core: bool = False, statements: list = (),
                     on_commit: Callable[[object], None] | None = None):
-        """Run ``work`` and insert ``rows`` in a transaction (:meth:`transact`) and await its
+        """Run ``work`` and ``statements`` in a transaction (:meth:`transact`) and await its
         commit. ``on_commit(result)`` runs on the event loop as soon as the commit returned,
         before the waiting task resumes: what must follow the commit at once (telling
         everyone) goes there, and is not held up behind the loop's queue of ready tasks.
@@ -179,17 +181,17 @@ class Store:
         Writes go one at a time, never racing each other for the database's write lock
         (SQLite makes a blocked writer sleep up to 100 ms at a time), and the ``core`` writes
         that wait together (bare-connection work: the actions' hot path) share one transaction:
-        a group commit, one commit (one fsync) for them all, and one executemany per table for
-        their rows. If a shared transaction fails, each of its writes is tried alone, so one
-        room's conflict or error never touches another's. Nothing is resolved before its commit
-        has returned.
+        a group commit, one commit (one fsync) for them all, and one executemany per statement
+        for their statements. If a shared transaction fails, each of its writes is tried alone,
+        so one room's conflict or error never touches another's. Nothing is resolved before its
+        commit has returned.
 
         SQLite is a local file whose commit takes a fraction of a millisecond: the event loop
         writes itself, at the end of the loop iteration that asked (thread hand-offs cost more
         than that on a busy core). Any other database is across a network that may be slow or
         gone: one writer thread waits for it, never the event loop."""
         loop = asyncio.get_running_loop()
-        write = _Write(work, core, list(rows), on_commit, loop, loop.create_future())
+        write = _Write(work, core, list(statements), on_commit, loop, loop.create_future())
         with self._threads_lock:
             self._start_threads()
         if self.sqlite:
@@ -263,13 +265,14 @@ class Store:
                 return [w.work(connection) if w.work is not None else None for w in batch]
 
             try:
-                return self.transact(works, core=True, rows=[r for w in batch for r in w.rows])
+                return self.transact(works, core=True,
+                                     statements=[s for w in batch for s in w.statements])
             except StorageError:
                 pass  # one of them failed: alone, each fails or succeeds on its own
         outcomes = []
         for write in batch:
             try:
-                outcomes.append(self.transact(write.work, write.core, write.rows))
+                outcomes.append(self.transact(write.work, write.core, write.statements))
             except StorageError as error:
                 outcomes.append(error)
         return outcomes
