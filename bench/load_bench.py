@@ -16,9 +16,11 @@ separate process (pinned to the last core, servers to the others, with ``--pin``
 
 Reported per run: actions/s; latency from an action's send to its receipt by the last seat
 of the table (p50, p99, max); errors; server CPU per action (utime+stime of the server
-processes from /proc/<pid>/stat over the play; PostgreSQL's own CPU shown apart); memory per
-table (server RSS growth / tables); and, for cardroom, every acknowledged action stored and
-the audit (every stored match replays through the engine to its stored scores).
+processes from /proc/<pid>/stat over the play, connections included, and apart over the time
+every table plays: after the last one began, before the first one ends; PostgreSQL's own CPU
+shown apart); memory per table (server RSS growth / tables); and, for cardroom, every
+acknowledged action stored and the audit (every stored match replays through the engine to
+its stored scores).
 """
 
 from __future__ import annotations
@@ -151,13 +153,29 @@ class Table:
 
 
 class Stats:
-    def __init__(self):
+    def __init__(self, tables: int):
+        self.tables = tables
         self.errors: dict[str, int] = {}
         self.first_send: float | None = None
         self.last_done = 0.0
+        self.sent = 0  # actions sent so far
+        self.begun = 0  # tables playing so far
+        self.everyone_playing = asyncio.Event()  # every table has begun
+        self.one_finished = asyncio.Event()  # some table is done
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
+
+    def begin(self, table: "Table") -> None:
+        table.begin()
+        self.begun += 1
+        if self.begun == self.tables:
+            self.everyone_playing.set()
+
+    def done(self, table: "Table") -> None:
+        self.last_done = time.monotonic()
+        table.done.set()
+        self.one_finished.set()
 
 
 def choose(moves: dict, rng: random.Random) -> dict:
@@ -191,6 +209,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
             now = time.monotonic()
             if stats.first_send is None:
                 stats.first_send = now
+            stats.sent += 1
             table.pending[(seat, seen[seat])] = [now, 0]
             action = choose(state["match"]["moves"], rng)
             await ws.send(json.dumps({"type": "action", "id": f"{seat}-{counter}",
@@ -222,7 +241,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                 last_seq = state["seq"]
                 table.welcomed += 1
                 if table.welcomed == table.nseats:
-                    table.begin()
+                    stats.begin(table)
                     table.all_welcomed.set()
                 seat = state["you"]["seat"]
             elif kind == "ack":
@@ -241,8 +260,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
             if view["finished"]:
                 table.finished_seats += 1
                 if table.finished_seats == table.nseats:
-                    stats.last_done = time.monotonic()
-                    table.done.set()
+                    stats.done(table)
                 return
             if view["moves"] and not busy:
                 busy = True
@@ -264,6 +282,7 @@ async def bare_seat(url: str, seat: int, table: Table, stats: Stats, actions: in
             now = time.monotonic()
             if stats.first_send is None:
                 stats.first_send = now
+            stats.sent += 1
             table.pending[(seat, table.turn)] = [now, 0]
             await ws.send(json.dumps({"type": "action", "id": f"{seat}-{table.turn}",
                                       "action": {"type": "play", "card": "QS"}, "n": table.turn,
@@ -280,8 +299,7 @@ async def bare_seat(url: str, seat: int, table: Table, stats: Stats, actions: in
             if n + 1 >= actions:
                 table.finished_seats += 1
                 if table.finished_seats >= table.nseats - 1:
-                    stats.last_done = time.monotonic()
-                    table.done.set()
+                    stats.done(table)
                 return
             if (actor + 1) % table.nseats == seat:
                 if n + 2 >= actions:  # this seat makes the last move: send it and leave
@@ -297,7 +315,7 @@ async def client_main(args) -> dict:
     bases = args.urls.split(",")
     pids = [int(p) for p in args.pids.split(",") if p]
     nseats = {"marjolet": 2, "black_maria": 3, "big_mariage": 4}[args.game]
-    stats = Stats()
+    stats = Stats(args.tables)
     tables = [Table(i, nseats, args.pace) for i in range(args.tables)]
     limit = asyncio.Semaphore(50)
     tasks = []
@@ -344,7 +362,7 @@ async def client_main(args) -> dict:
             if any(t.done() and t.exception() for t in tasks):
                 break
         for table in tables:
-            table.begin()
+            stats.begin(table)
         ready.set()
     rss_samples = []
 
@@ -379,9 +397,21 @@ async def client_main(args) -> dict:
                     task.cancel()
                 return
 
+    steady: dict = {}
+
+    async def steady_window():
+        """Server CPU per action while every table plays: after the last one began (the
+        connections are all made) and before the first one ends."""
+        await stats.everyone_playing.wait()
+        cpu, sent = cpu_seconds(pids), stats.sent
+        await stats.one_finished.wait()
+        steady.update(cpu_s=cpu_seconds(pids) - cpu, actions=stats.sent - sent)
+
     dog = asyncio.create_task(watchdog())
+    window = asyncio.create_task(steady_window())
     results = await asyncio.gather(*tasks, return_exceptions=True)
     dog.cancel()
+    window.cancel()
     sampler.cancel()
     prober.cancel()
     lags.sort()
@@ -403,7 +433,7 @@ async def client_main(args) -> dict:
         "max_ms": 1000 * latencies[-1] if latencies else None,
         "mean_ms": 1000 * statistics.fmean(latencies) if latencies else None,
         "errors": stats.errors, "failures": failures[:5], "failed_seats": len(failures),
-        "cpu_s": cpu1 - cpu0, "db_cpu_s": db1 - db0,
+        "cpu_s": cpu1 - cpu0, "db_cpu_s": db1 - db0, "steady": steady,
         "rss_peak": max(rss_samples) if rss_samples else rss_bytes(pids),
         "connect_s": start - t_connect,
         "client_lag_p99_ms": 1000 * lags[int(len(lags) * 0.99)] if lags else None,
@@ -546,6 +576,9 @@ def show(r: dict) -> str:
             f"{r['actions_per_s']:7.1f}/s  lat p50={r['p50_ms'] or 0:6.1f} "
             f"p99={r['p99_ms'] or 0:7.1f} max={r['max_ms'] or 0:7.1f} ms  "
             f"cpu/action={cpu:.3f} ms")
+    steady = r.get("steady") or {}
+    if steady.get("actions"):
+        line += f" (while all play: {1000 * steady['cpu_s'] / steady['actions']:.3f} ms)"
     if r.get("db_cpu_s"):
         line += f" (+db {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
     line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
@@ -599,7 +632,14 @@ def main() -> int:
                 entry["bare"] = bare
                 cpu_o = ours["cpu_s"] / max(1, ours["actions"])
                 cpu_b = bare["cpu_s"] / max(1, bare["actions"])
+                so, sb = ours.get("steady") or {}, bare.get("steady") or {}
+                if so.get("actions") and sb.get("actions") and sb["cpu_s"]:
+                    steady = (f" (while all play x"
+                              f"{so['cpu_s'] / so['actions'] / (sb['cpu_s'] / sb['actions']):.2f})")
+                else:
+                    steady = ""
                 print(f"      ratio ours/bare: cpu/action x{cpu_o / cpu_b if cpu_b else 0:.2f}"
+                      f"{steady}"
                       f"  p50 x{(ours['p50_ms'] or 0) / (bare['p50_ms'] or 1):.2f}"
                       f"  p99 x{(ours['p99_ms'] or 0) / (bare['p99_ms'] or 1):.2f}"
                       f"  actions/s x{ours['actions_per_s'] / (bare['actions_per_s'] or 1):.2f}",
