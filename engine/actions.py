@@ -80,7 +80,10 @@ class Schema:
 
     def parse(self, action) -> Action:
         """Check ``action``; return its normal form or raise MalformedAction."""
-        return Action(parse(self.kinds, action))
+        normal = parse(self.kinds, action)
+        if len(normal) == 2 and normal["type"] == "play":  # most actions: one shared object
+            return PLAY.get(normal["card"]) or Action(normal)
+        return Action(normal)
 
 
 def parse(schema: dict[str, dict], action) -> dict:

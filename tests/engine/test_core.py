@@ -45,6 +45,7 @@ def test_an_action_cannot_be_changed_but_copies_and_serialises():
         assert copied == action and type(copied) is Action
     assert json.dumps(action) == json.dumps(dict(action))
     assert PLAY["QS"] == {"type": "play", "card": "QS"}
+    assert SCHEMA.parse({"type": "play", "card": "QS"}) is PLAY["QS"]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
