@@ -4,9 +4,9 @@
 they are actions or chat lines: the receiving process applies those through the engine as they
 are, and catches the room up from the database, which stays the single source of truth, for
 anything else or when a notice is missing (a gap in the numbers). Redis is trusted as the
-database is: the events hold what they hold there (a Black Maria pass, say). When the Redis connection
-drops (a Redis restart), the listener reconnects by itself and then catches up every room it
-holds, so nothing missed meanwhile is lost.
+database is: the events hold what they hold there (a Black Maria pass, say). When the Redis
+connection drops (a Redis restart), the listener reconnects by itself and then catches up
+every room it holds, so nothing missed meanwhile is lost.
 
 Presence crosses processes too, so that a seat whose person is connected to another process
 is never handed to a bot and every process shows it as connected:

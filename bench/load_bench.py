@@ -43,6 +43,11 @@ import orjson
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+
+# The clients' frames are JSON by orjson, as the server's: 3,000 sockets share one core, and the
+# standard library's JSON made the client a bottleneck of its own at 1,000 tables.
+from app.db import json_text  # noqa: E402
+
 PY = sys.executable
 TICK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -110,12 +115,6 @@ def wait_http(url: str, timeout: float = 30) -> None:
 
 
 # -- the client side (its own process) -------------------------------------------------------
-
-
-def text(message: dict) -> str:
-    """A message as a text frame (orjson, as the server: the clients share one core, and the
-    standard library's JSON made them a bottleneck of their own at 1,000 tables)."""
-    return orjson.dumps(message).decode()
 
 
 class Table:
@@ -204,7 +203,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
     rng = random.Random()
     async with websockets.connect(url, max_size=2 ** 22, ping_interval=None,
                                   open_timeout=60) as ws:
-        await ws.send(text({"type": "hello", "token": token}))
+        await ws.send(json_text({"type": "hello", "token": token}))
         seat, busy, counter, last_state = None, False, 0, None
         seen = [0] * table.nseats  # accepted actions of each seat so far, as this seat saw them
         last_seq = 0  # the last event number this seat has had (a later copy is ignored)
@@ -220,7 +219,8 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
             stats.sent += 1
             table.pending[(seat, seen[seat])] = [now, 0]
             action = choose(state["match"]["moves"], rng)
-            await ws.send(text({"type": "action", "id": f"{seat}-{counter}", "action": action}))
+            await ws.send(json_text({"type": "action", "id": f"{seat}-{counter}",
+                                     "action": action}))
 
         async for raw in ws:
             message = orjson.loads(raw)
@@ -291,9 +291,9 @@ async def bare_seat(url: str, seat: int, table: Table, stats: Stats, actions: in
                 stats.first_send = now
             stats.sent += 1
             table.pending[(seat, table.turn)] = [now, 0]
-            await ws.send(text({"type": "action", "id": f"{seat}-{table.turn}",
-                                "action": {"type": "play", "card": "QS"}, "n": table.turn,
-                                "seat": seat, "pad": filler}))
+            await ws.send(json_text({"type": "action", "id": f"{seat}-{table.turn}",
+                                     "action": {"type": "play", "card": "QS"},
+                                     "n": table.turn, "seat": seat, "pad": filler}))
 
         if seat == 0:
             asyncio.create_task(act())
