@@ -1,5 +1,6 @@
-"""The Hearts loop bench/engine_bench.py times (OpenSpiel, for N deals): run under callgrind by
-irdeal.sh with a python that has pyspiel."""
+"""OpenSpiel Hearts, N deals of the stricter loop bench/engine_bench.py times (chance "uniform":
+every action uniformly among ``legal_actions()``): run under callgrind by irdeal.sh with a
+python that has pyspiel."""
 import random
 import sys
 
