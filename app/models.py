@@ -83,7 +83,7 @@ class DealRow(Base):
     __tablename__ = "deals"
     __table_args__ = (UniqueConstraint("match_id", "index"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
     index: Mapped[int] = mapped_column(Integer)
     dealer: Mapped[int] = mapped_column(Integer)
     #: the pack order: secret while the deal runs, never sent to a client of a running match
@@ -100,7 +100,7 @@ class ActionRow(Base):
     __tablename__ = "actions"
     __table_args__ = (UniqueConstraint("match_id", "seq"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
     seq: Mapped[int] = mapped_column(Integer)
     deal_index: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
@@ -116,7 +116,7 @@ class RoomEvent(Base):
     __tablename__ = "room_events"
     __table_args__ = (UniqueConstraint("room_id", "seq"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(16))
     data: Mapped[dict] = mapped_column(JSON)
