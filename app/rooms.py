@@ -202,7 +202,7 @@ class Room:
         self.id, self.code, self.game = room.id, room.code, room.game
         self.options = dict(room.options)
         self.turn_timer = room.turn_timer
-        self.created = room.created
+        self.created = iso(room.created)  # as ROOM shows it (formatted once, not per event)
         self.seats = [SeatState(kind=s.kind, bot=s.bot, standin=s.standin, name=s.name,
                                 player_id=s.player_id, token_hash=s.token_hash)
                       for s in snap.seats]
@@ -315,7 +315,7 @@ class Room:
                       if self.match_id is not None else None),
             "turn_timer": self.turn_timer,
             **self.turn_clock(),
-            "created": iso(self.created),
+            "created": self.created,
         }
 
     def turn_clock(self) -> dict:
@@ -357,8 +357,12 @@ class Room:
 
     # -- telling everyone ------------------------------------------------------------------------
 
-    def _deliver(self, events: list[tuple[int, str, dict]]) -> None:
-        """Send numbered events to every connection, each built for its own seat."""
+    def _deliver(self, events: list[tuple[int, str, dict]], ack: tuple | None = None) -> None:
+        """Send numbered events to every connection, each built for its own seat.
+
+        ``ack``: ``(connection, id)`` of the action these events store; that connection's last
+        event carries ``"ack": id`` (the acknowledgement rides with the event rather than in a
+        frame of its own: a frame less per action)."""
         if not events:
             return
         self.last_used = time.monotonic()
@@ -366,21 +370,31 @@ class Room:
             return
         info = self.info()
         frames: dict = {}  # seat -> its encoded messages: built and encoded once per seat
-        last = len(events) - 1
         for conn in list(self.conns):
             seat = conn.seat
-            texts = frames.get(seat)
-            if texts is None:
-                texts = []
-                for i, (seq, kind, data) in enumerate(events):
-                    message = {"type": "event", "seq": seq,
-                               "event": self.event_for(kind, data, seat)}
-                    if i == last:
-                        message["state"] = self.state_for(seat, info)
-                    texts.append(encode(message))
-                frames[seat] = texts
+            if ack is not None and conn is ack[0]:
+                texts = self._event_texts(events, seat, info, {"ack": ack[1]})
+            else:
+                texts = frames.get(seat)
+                if texts is None:
+                    texts = frames[seat] = self._event_texts(events, seat, info)
             for text in texts:
                 conn.send_text(text)
+
+    def _event_texts(self, events, seat: int | None, info: dict,
+                     extra: dict | None = None) -> list[str]:
+        """The encoded event messages for ``seat``: the last one with its state (and
+        ``extra``'s fields)."""
+        texts = []
+        last = len(events) - 1
+        for i, (seq, kind, data) in enumerate(events):
+            message = {"type": "event", "seq": seq, "event": self.event_for(kind, data, seat)}
+            if i == last:
+                message["state"] = self.state_for(seat, info)
+                if extra:
+                    message.update(extra)
+            texts.append(encode(message))
+        return texts
 
     def _presence(self, seat: int, connected: bool) -> None:
         text = encode({"type": "presence", "seat": seat, "connected": connected})
@@ -421,12 +435,15 @@ class Room:
                                        "try again") from None
         return numbered
 
-    def _finish(self, numbered, client_id: str | None = None) -> None:
+    def _finish(self, numbered, client_id: str | None = None,
+                by: Connection | None = None) -> None:
+        """After a commit: keep the chat, tell everyone (``by``, the connection whose action
+        this was, with its ``client_id`` as the ack), the other processes and the driver."""
         for seq, kind, data in numbered:
             if kind == "chat":
                 self.chat.append({"seq": seq, **data})
         del self.chat[:-CHAT_KEEP]
-        self._deliver(numbered)
+        self._deliver(numbered, (by, client_id) if by is not None else None)
         # Actions and chat lines travel whole: the other processes apply them as they are.
         # The rest (deals, seats, matches) needs rows they read from the database.
         shared = None
@@ -566,12 +583,16 @@ class Room:
                 raise
             return await body()
 
-    async def act(self, seat: int, action, client_id: str | None = None) -> dict:
-        """Apply, store, broadcast. Returns ``{"seq", "action"}``; raises RoomError."""
+    async def act(self, seat: int, action, client_id: str | None = None,
+                  by: Connection | None = None) -> dict:
+        """Apply, store, broadcast. Returns ``{"seq", "action"}`` (and ``"duplicate": True``
+        for an id already applied, which changes and tells nothing); raises RoomError.
+        ``by``: the connection that sent it, whose event of it carries the ack."""
         async with self.lock:
-            return await self._retrying(lambda: self._act(seat, action, client_id))
+            return await self._retrying(lambda: self._act(seat, action, client_id, by))
 
-    async def _act(self, seat: int, action, client_id: str | None) -> dict:
+    async def _act(self, seat: int, action, client_id: str | None,
+                   by: Connection | None) -> dict:
         await self._ensure_fresh()
         if client_id is not None and (seat, client_id) in self.client_ids:
             return {**self.client_ids[(seat, client_id)], "duplicate": True}
@@ -612,7 +633,7 @@ class Room:
             if client_id is not None:
                 self.client_ids[(seat, client_id)] = result
             self.last_progress = time.monotonic()
-            self._finish(numbered, client_id)
+            self._finish(numbered, client_id, by)
 
         await self._commit([("action", data)], None, core=True, statements=statements,
                            then=stored)

@@ -137,11 +137,10 @@ async def handle(room, conn: Connection, kind: str, data: dict, id_) -> None:
             raise RoomError("bad_field", "id must be a string of at most 64 characters")
         if "action" not in data:
             raise RoomError("bad_field", "an action message needs an action")
-        result = await room.act(conn.seat, data["action"], client_id)
-        ack = {"type": "ack", "id": client_id, "seq": result["seq"], "action": result["action"]}
-        if result.get("duplicate"):
-            ack["duplicate"] = True
-        conn.send(ack)
+        result = await room.act(conn.seat, data["action"], client_id, by=conn)
+        if result.get("duplicate"):  # applied before: no event, so the ack comes alone
+            conn.send({"type": "ack", "id": client_id, "seq": result["seq"],
+                       "action": result["action"], "duplicate": True})
     elif kind == "chat":
         await room.say(conn.seat, data.get("text"))
     elif kind == "standin":

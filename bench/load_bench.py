@@ -240,6 +240,8 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                     seen[actor] += 1
                     if event["seat"] == seat:
                         busy = False
+                if "ack" in message:  # the event of this seat's own action: acknowledged
+                    table.acks += 1
                 if "state" not in message:  # an earlier event of a batch: state comes last
                     continue
                 state = message["state"]
@@ -251,9 +253,6 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                     stats.begin(table)
                     table.all_welcomed.set()
                 seat = state["you"]["seat"]
-            elif kind == "ack":
-                table.acks += 1
-                continue
             elif kind == "error":
                 stats.error(message["code"])
                 busy = False  # refused: choose again from the latest state

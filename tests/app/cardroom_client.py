@@ -33,6 +33,14 @@ async def join(base: str, code: str, name: str, seat: int | None = None) -> tupl
         return r.json()["seat"], r.json()["token"]
 
 
+
+def answers(message: dict, id_: str) -> bool:
+    """Whether ``message`` answers the action sent with ``id_``: its event (with the ack), an
+    ack alone (a duplicate) or an error."""
+    if message["type"] == "event":
+        return "ack" in message and message["ack"] == id_
+    return message["type"] in ("ack", "error") and message.get("id") == id_
+
 class Client:
     def __init__(self, ws_base: str, code: str, token: str | None = None, name: str = "?"):
         self.url, self.code, self.token, self.name = f"{ws_base}/ws/{code}", code, token, name
@@ -125,7 +133,8 @@ class Client:
         return self.rng.choice(expand_moves(moves))
 
     async def act(self, action: dict | None = None, id_: str | None = None) -> dict:
-        """Send one action and wait for its ack (or error)."""
+        """Send one action and wait for the answer to it: the event that stored it (carrying
+        the ack), an ``ack`` alone (a duplicate) or an ``error``."""
         action = action or self.choose()
         id_ = id_ or f"{self.name}-{next(_ids)}"
         await self.send({"type": "action", "id": id_, "action": action})
@@ -133,7 +142,7 @@ class Client:
         async def reply():
             while True:
                 message = await self.inbox.get()
-                if message["type"] in ("ack", "error") and message.get("id") == id_:
+                if answers(message, id_):
                     return message
                 if message["type"] == "_closed":
                     raise AssertionError("connection closed")

@@ -74,6 +74,17 @@ async def test_whole_match(server, game):
     for person in people:
         checked += check_no_leak(person, allowed, person.seat)
     assert checked > 50
+    # Each action came back to the connection that sent it in its own event, with the ack;
+    # no other connection saw an ack, and no ack came in a frame of its own.
+    for person in people:
+        events = [m for m in person.messages if m["type"] == "event"]
+        acks = [m["ack"] for m in events if "ack" in m]
+        own = [m for m in events if m["event"]["kind"] == "action"
+               and m["event"]["seat"] == person.seat]
+        assert len(acks) == len(set(acks)) == len(own) > 0
+        assert all(m["ack"].startswith(f"{person.name}-") for m in own)
+        assert not any(m["type"] == "ack" for m in person.messages)
+    assert not any("ack" in m for m in spectator.messages)
     # Every seat's event stream is complete and in order.
     for client in people + [spectator]:
         seqs = [m["seq"] for m in client.messages if m["type"] == "event"]

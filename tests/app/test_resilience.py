@@ -115,7 +115,7 @@ async def test_retry_is_applied_once_and_one_of_two_racing_actions_wins(server):
     cards = anna.state["match"]["moves"]["pass"]["from"]
     r1, r2 = await asyncio.gather(anna.act({"type": "pass", "cards": cards[:3]}, "race-1"),
                                   twin.act({"type": "pass", "cards": cards[-3:]}, "race-2"))
-    assert sorted([r1["type"], r2["type"]]) == ["ack", "error"], (r1, r2)
+    assert sorted([r1["type"], r2["type"]]) == ["error", "event"], (r1, r2)
     loser = r1 if r1["type"] == "error" else r2
     assert loser["code"] in ("not_your_turn", "illegal", "conflict")
     with server.app.state.store.sessions() as session:
@@ -127,7 +127,7 @@ async def test_retry_is_applied_once_and_one_of_two_racing_actions_wins(server):
     await anna.until(lambda s: bool(s["match"]["moves"].get("play")))
     action = anna.choose()
     first = await anna.act(action, "same-id")
-    assert first["type"] == "ack"
+    assert first["type"] == "event" and first["ack"] == "same-id"
     again = await anna.act(action, "same-id")
     assert again["type"] == "ack" and again.get("duplicate") and again["seq"] == first["seq"]
     with server.app.state.store.sessions() as session:
@@ -217,7 +217,7 @@ async def test_database_failure_refuses_and_nothing_half_done_remains(server):
     assert room.action_count == before
     # The same id again, now that the database is back: applied (once).
     reply = await anna.act(anna.choose(), "during-failure")
-    assert reply["type"] == "ack"
+    assert reply["type"] == "event" and reply["ack"] == "during-failure"
     await anna.play()
     assert anna.state["match"]["finished"]
     await anna.close()
@@ -303,7 +303,7 @@ async def test_two_instances_racing_for_one_seat_store_one_action(database_url):
             anna.act({"type": "pass", "cards": cards[:3]}, "x-1"),
             twin.act({"type": "pass", "cards": cards[-3:]}, "x-2"))
         kinds = sorted([r1["type"], r2["type"]])
-        assert kinds == ["ack", "error"], (r1, r2)
+        assert kinds == ["error", "event"], (r1, r2)
         loser = r1 if r1["type"] == "error" else r2
         # the loser's write conflicts; the room catches up and checks it again on the fresh
         # state, where the seat has already passed: the engine refuses it

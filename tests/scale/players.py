@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from cardroom_client import Client
+from cardroom_client import Client, answers
 
 _ids = itertools.count()
 
@@ -43,7 +43,7 @@ class Player:
         async def find():
             while True:
                 message = await self.client.inbox.get()
-                if message["type"] in ("ack", "error") and message.get("id") == id_:
+                if answers(message, id_):
                     return message
                 if message["type"] == "_closed":
                     return message
@@ -62,7 +62,7 @@ class Player:
             if answer["type"] == "_closed":
                 await self.reconnect()
                 continue
-            if answer["type"] == "ack":
+            if answer["type"] in ("event", "ack"):
                 self.acked[id_] = answer["seq"]
                 return answer
             code = answer["code"]
