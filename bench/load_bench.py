@@ -129,14 +129,11 @@ class Table:
         self.turn = 0  # bare relay: actions so far
         self.debug: dict = {}  # seat -> its last message (shown if the table gets stuck)
         self.welcomed = 0
-        # No seat acts before every seat has its welcome: a seat welcomed later would find
-        # earlier actions in its first state and count the actions it sees from a wrong start.
-        self.all_welcomed = asyncio.Event()
 
     def begin(self) -> None:
-        """The table is ready to play: its first action comes at a random moment of the next
-        1/pace seconds. Tables become ready in bursts (setup goes 50 at a time); started on
-        their own clocks they would act in step, every second, as no real tables do."""
+        """Play begins: the table's first action comes at a random moment of the next 1/pace
+        seconds (tables that all began on the same clock would act in step, every second, as
+        no real tables do)."""
         if self.pace:
             self.next_slot = time.monotonic() + random.random() / self.pace
 
@@ -160,23 +157,28 @@ class Table:
 
 
 class Stats:
-    def __init__(self, tables: int):
+    def __init__(self, tables: list[Table]):
         self.tables = tables
+        self.ready = 0  # tables whose every seat is welcomed
         self.errors: dict[str, int] = {}
         self.first_send: float | None = None
         self.last_done = 0.0
         self.sent = 0  # actions sent so far
-        self.begun = 0  # tables playing so far
         self.everyone_playing = asyncio.Event()  # every table has begun
         self.one_finished = asyncio.Event()  # some table is done
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
 
-    def begin(self, table: "Table") -> None:
-        table.begin()
-        self.begun += 1
-        if self.begun == self.tables:
+    def table_ready(self) -> None:
+        """One more table has every seat connected (and, for cardroom, welcomed: a seat
+        welcomed later would find earlier actions in its first state). Play begins once all
+        are, for both servers alike: the latency measured is that of T tables playing, not of
+        tables set up meanwhile."""
+        self.ready += 1
+        if self.ready == len(self.tables):
+            for table in self.tables:
+                table.begin()
             self.everyone_playing.set()
 
     def done(self, table: "Table") -> None:
@@ -210,7 +212,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
 
         async def act(state):
             nonlocal busy, counter
-            await table.all_welcomed.wait()
+            await stats.everyone_playing.wait()
             await table.slot()
             counter += 1
             now = time.monotonic()
@@ -250,8 +252,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                 last_seq = state["seq"]
                 table.welcomed += 1
                 if table.welcomed == table.nseats:
-                    stats.begin(table)
-                    table.all_welcomed.set()
+                    stats.table_ready()
                 seat = state["you"]["seat"]
             elif kind == "error":
                 stats.error(message["code"])
@@ -321,8 +322,8 @@ async def client_main(args) -> dict:
     bases = args.urls.split(",")
     pids = [int(p) for p in args.pids.split(",") if p]
     nseats = {"marjolet": 2, "black_maria": 3, "big_mariage": 4}[args.game]
-    stats = Stats(args.tables)
     tables = [Table(i, nseats, args.pace) for i in range(args.tables)]
+    stats = Stats(tables)
     limit = asyncio.Semaphore(50)
     tasks = []
     if args.kind == "ours":
@@ -368,7 +369,7 @@ async def client_main(args) -> dict:
             if any(t.done() and t.exception() for t in tasks):
                 break
         for table in tables:
-            stats.begin(table)
+            stats.table_ready()
         ready.set()
     rss_samples = []
 
