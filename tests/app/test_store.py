@@ -115,16 +115,23 @@ async def test_sqlite_commits_at_once_when_quiet_and_groups_writes_when_busy(sql
         event.listen(store.engine, "commit", lambda connection: commits.append(1))
         loop = asyncio.get_running_loop()
 
+        # Writes that come one at a time are committed at once, however close together.
         start = loop.time()
-        await stored_event(store, room_id, 1)  # nothing committed lately: no wait
-        assert loop.time() - start < 0.25 and len(commits) == 1
+        for seq in (1, 2, 3):
+            await stored_event(store, room_id, seq)
+        assert loop.time() - start < 0.25 and len(commits) == 3
 
-        # Asked within the interval of that commit: both wait for the next one, together.
-        second = asyncio.create_task(stored_event(store, room_id, 2))
+        # Two that come together share a commit, still at once ...
+        start = loop.time()
+        assert await asyncio.gather(*(stored_event(store, room_id, s) for s in (4, 5))) == [4, 5]
+        assert loop.time() - start < 0.25 and len(commits) == 4
+
+        # ... and from then on the next commit waits for the interval, for all asked meanwhile.
+        sixth = asyncio.create_task(stored_event(store, room_id, 6))
         await asyncio.sleep(0.05)
-        third = asyncio.create_task(stored_event(store, room_id, 3))
-        assert await asyncio.gather(second, third) == [2, 3]
-        assert loop.time() - start >= 0.3 and len(commits) == 2
+        seventh = asyncio.create_task(stored_event(store, room_id, 7))
+        assert await asyncio.gather(sixth, seventh) == [6, 7]
+        assert loop.time() - start >= 0.3 and len(commits) == 5
     finally:
         store.close()
 
