@@ -213,7 +213,10 @@ class Room:
         self.match_number = 0
         self.match_event_seq = snap.match_event_seq
         self.action_count = 0
-        self.client_ids: dict[tuple[int, str], dict] = {}
+        #: Per seat, the client ids of the match's actions -> the event that stored each (None:
+        #: stored before this replica was built), so that a retry is never applied twice. Plain
+        #: strings and numbers: nothing per action for the garbage collector to walk.
+        self.client_ids: list[dict[str, int | None]] = [{} for _ in self.seats]
         if snap.match is None:
             return
         self.match_id, self.match_number = snap.match.id, snap.match.number
@@ -226,7 +229,7 @@ class Room:
             for row in by_deal.get(deal.index, []):
                 normal = match.apply(row.seat, row.action)
                 if row.client_id:
-                    self.client_ids[(row.seat, row.client_id)] = {"seq": None, "action": normal}
+                    self.client_ids[row.seat][row.client_id] = None
         self.action_count = len(snap.actions)
         self.match = match
 
@@ -535,13 +538,12 @@ class Room:
                         or data.get("deal") != len(match.deals) - 1:
                     return False
                 try:
-                    normal = match.apply(data["seat"], data["action"])
+                    match.apply(data["seat"], data["action"])
                 except EngineError:
                     return False
                 client_id = tail.client_ids.get((self.match_id, data["n"]))
                 if client_id is not None:
-                    self.client_ids[(data["seat"], client_id)] = {"seq": row.seq,
-                                                                  "action": normal}
+                    self.client_ids[data["seat"]][client_id] = row.seq
                 self.action_count += 1
             elif kind == "deal":
                 deal = tail.deals.get((data.get("match"), data.get("deal")))
@@ -557,7 +559,7 @@ class Room:
                 self.match_id, self.match_number = data["match"], data["number"]
                 self.match_event_seq = row.seq
                 self.action_count = 0
-                self.client_ids = {}
+                self.client_ids = [{} for _ in self.seats]
             elif kind == "seat":
                 if tail.seats is None or len(tail.seats) != len(self.seats):
                     return False
@@ -594,8 +596,11 @@ class Room:
     async def _act(self, seat: int, action, client_id: str | None,
                    by: Connection | None) -> dict:
         await self._ensure_fresh()
-        if client_id is not None and (seat, client_id) in self.client_ids:
-            return {**self.client_ids[(seat, client_id)], "duplicate": True}
+        if client_id is not None and client_id in self.client_ids[seat]:
+            action = await asyncio.to_thread(self.store.client_action, self.match_id, seat,
+                                             client_id)
+            return {"seq": self.client_ids[seat][client_id], "action": action,
+                    "duplicate": True}
         match = self.match
         if match is None:
             raise RoomError("not_your_turn", "the match has not started: seats are free")
@@ -631,7 +636,7 @@ class Room:
             self.action_count += 1
             result["seq"] = numbered[-1][0]
             if client_id is not None:
-                self.client_ids[(seat, client_id)] = result
+                self.client_ids[seat][client_id] = result["seq"]
             self.last_progress = time.monotonic()
             self._finish(numbered, client_id, by)
 
@@ -707,7 +712,7 @@ class Room:
         self.match_id, self.match_number = holder["id"], number
         self.match_event_seq = self.seq
         self.action_count = 0
-        self.client_ids = {}
+        self.client_ids = [{} for _ in self.seats]
         self._finish([(self.seq, "match", {"match": holder["id"], "number": number})])
         logs.event("match_started", self.code, match=holder["id"], number=number,
                    game=game, seq=self.seq)

@@ -316,6 +316,13 @@ class Store:
 
     # -- reading -------------------------------------------------------------------------------
 
+    def client_action(self, match_id: int, seat: int, client_id: str) -> dict | None:
+        """The action ``seat`` stored in the match under ``client_id`` (a retry's ack)."""
+        with self.sessions() as session:
+            return session.scalar(select(ActionRow.action).where(
+                ActionRow.match_id == match_id, ActionRow.seat == seat,
+                ActionRow.client_id == client_id))
+
     def room_id(self, code: str) -> int | None:
         with self.sessions() as session:
             return session.scalar(select(Room.id).where(Room.code == code))

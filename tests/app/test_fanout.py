@@ -109,7 +109,7 @@ async def test_shared_actions_apply_without_the_database_and_a_gap_reads_it(tmp_
         await b.remote_event(code, seq, events)
     assert reads == [] and room_b.seq == shared[2][1] and room_b.action_count == 3
     last = shared[2][2][-1]
-    assert room_b.client_ids[(last[2]["seat"], last[3])]["seq"] == last[0]  # idempotent
+    assert room_b.client_ids[last[2]["seat"]][last[3]] == last[0]  # idempotent
 
     code, seq, events = shared[4]  # the notice of action 4 was lost: 5 has a gap before it
     await b.remote_event(code, seq, events)

@@ -130,6 +130,7 @@ async def test_retry_is_applied_once_and_one_of_two_racing_actions_wins(server):
     assert first["type"] == "event" and first["ack"] == "same-id"
     again = await anna.act(action, "same-id")
     assert again["type"] == "ack" and again.get("duplicate") and again["seq"] == first["seq"]
+    assert again["action"] == first["event"]["action"]  # the stored action, read back
     with server.app.state.store.sessions() as session:
         assert session.scalar(select(func.count()).select_from(ActionRow).where(
             ActionRow.match_id == match_id, ActionRow.client_id == "same-id")) == 1
