@@ -166,6 +166,10 @@ class Stats:
         self.sent = 0  # actions sent so far
         self.everyone_playing = asyncio.Event()  # every table has begun
         self.one_finished = asyncio.Event()  # some table is done
+        self.finished = 0
+        # Seats hang up only once every table is done: 3,000 connections closing in the last
+        # second (the matches all end together) would weigh on the last tables' latencies.
+        self.all_finished = asyncio.Event()
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -185,6 +189,9 @@ class Stats:
         self.last_done = time.monotonic()
         table.done.set()
         self.one_finished.set()
+        self.finished += 1
+        if self.finished == len(self.tables):
+            self.all_finished.set()
 
 
 def choose(moves: dict, rng: random.Random) -> dict:
@@ -268,6 +275,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                 table.finished_seats += 1
                 if table.finished_seats == table.nseats:
                     stats.done(table)
+                await stats.all_finished.wait()
                 return
             if view["moves"] and not busy:
                 busy = True
@@ -307,11 +315,12 @@ async def bare_seat(url: str, seat: int, table: Table, stats: Stats, actions: in
                 table.finished_seats += 1
                 if table.finished_seats >= table.nseats - 1:
                     stats.done(table)
+                await stats.all_finished.wait()
                 return
             if (actor + 1) % table.nseats == seat:
                 if n + 2 >= actions:  # this seat makes the last move: send it and leave
                     await act()
-                    await table.done.wait()
+                    await stats.all_finished.wait()
                     return
                 asyncio.create_task(act())
 
