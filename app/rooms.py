@@ -404,8 +404,8 @@ class Room:
         for conn in list(self.conns):
             conn.send_text(text)
 
-    async def _commit(self, events: list[tuple[str, dict]], extra, core: bool = False,
-                      statements: list = (), then=None) -> list[tuple[int, str, dict]]:
+    async def _commit(self, events: list[tuple[str, dict]], extra, statements: list = (),
+                      then=None) -> list[tuple[int, str, dict]]:
         """Store ``events`` (with whatever ``extra(session)`` does and ``statements`` do) in
         one transaction, and number them. ``then(numbered)`` runs right after the commit, before
         this returns (Store.write's on_commit). On failure, rebuild from the database and
@@ -422,7 +422,7 @@ class Room:
                 then(numbered)
 
         try:
-            await self.store.write(extra, core, statements, on_commit=committed)
+            await self.store.write(extra, statements, on_commit=committed)
         except Conflict:
             logs.event("error", self.code, logging.WARNING, what="conflict",
                        seq=numbered[0][0])
@@ -640,8 +640,7 @@ class Room:
             self.last_progress = time.monotonic()
             self._finish(numbered, client_id, by)
 
-        await self._commit([("action", data)], None, core=True, statements=statements,
-                           then=stored)
+        await self._commit([("action", data)], None, statements=statements, then=stored)
         logs.event("action_stored", self.code, logging.DEBUG, match=match_id, deal=deal_index,
                    n=n, seat=seat, type=normal.get("type"), seq=result["seq"])
         if scores is not None:

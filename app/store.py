@@ -11,6 +11,7 @@ import itertools
 import logging
 import queue
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -38,7 +39,6 @@ class _Write:
     """One write asked for: what to store, and whom to tell."""
 
     work: Callable | None
-    core: bool
     statements: list
     on_commit: Callable[[object], None] | None
     loop: asyncio.AbstractEventLoop
@@ -73,6 +73,38 @@ def _execute_many(connection, statements: list) -> None:
         by_statement.setdefault(statement, []).append(parameters)
     for statement, parameters in by_statement.items():
         connection.execute(statement, parameters)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Prepared:
+    """A Core statement compiled once for a dialect and a set of parameter names: its SQL,
+    the DBAPI parameters in order with each one's bind processor (JSON, dates), and the
+    statement's own literal values. What SQLAlchemy works out again on every execution,
+    worked out once: on the actions' hot path that work cost more than SQLite's own."""
+
+    sql: str
+    binds: tuple  # (name, bind processor or None), in the DBAPI's order
+    literals: dict  # name -> value, for the binds the statement itself fills
+    positional: bool
+
+    @classmethod
+    def compile(cls, statement, names, dialect) -> "_Prepared":
+        compiled = statement.compile(dialect=dialect, column_keys=list(names))
+        order = compiled.positiontup if compiled.positional else list(compiled.binds)
+        binds = tuple((name, compiled.binds[name].type.dialect_impl(dialect)
+                       .bind_processor(dialect)) for name in order)
+        literals = {name: bind.value for name, bind in compiled.binds.items()
+                    if not bind.required}
+        return cls(compiled.string, binds, literals, compiled.positional)
+
+    def parameters(self, given: dict):
+        values = [given[name] if name in given else self.literals[name]
+                  for name, _ in self.binds]
+        values = [value if processor is None else processor(value)
+                  for value, (_, processor) in zip(values, self.binds)]
+        if self.positional:
+            return tuple(values)
+        return {name: value for (name, _), value in zip(self.binds, values)}
 
 
 def token_hash(token: str) -> str:
@@ -122,6 +154,11 @@ class Store:
         self.sessions: sessionmaker = make_sessions(self.engine)
         #: Test hook: a callable raising an exception inside the next write transactions.
         self.fault: Callable[[], None] | None = None
+        #: SQLite: the connection the event loop's statement writes keep using. Its page cache
+        #: stays warm: connections taken in turn from the pool each found theirs stale (another
+        #: had written since), and read the pages again (an insert cost 60% more).
+        self._kept = None
+        self._prepared: dict = {}  # (statement, parameter names) -> _Prepared
         self._pending: list = []  # SQLite: writes waiting for the next group commit
         self._last_commit = float("-inf")  # SQLite: when it began (event-loop time)
         self._last_batch = 0  # SQLite: how many writes it stored
@@ -144,26 +181,18 @@ class Store:
                 self._closing.set()
                 self._checkpointer.join()
                 self._checkpointer = None
+        if self._kept is not None:
+            self._kept.close()
+            self._kept = None
         self.engine.dispose()  # the last SQLite connection to close checkpoints what is left
 
     # -- writing -------------------------------------------------------------------------------
 
-    def transact(self, work: Callable[[Session], object] | None, core: bool = False,
-                 statements: list = ()):
+    def transact(self, work: Callable[[Session], object] | None, statements: list = ()):
         """Run ``work(session)`` and ``statements`` (``(statement, parameters)`` pairs, each
         statement's in one executemany) in one transaction and commit; StorageError/Conflict
-        if not.
-        ``core``: ``work`` gets a bare connection (no ORM session: the hot path of actions)."""
-        from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-
-        try:
-            if core:
-                with self.engine.begin() as connection:
-                    result = work(connection) if work is not None else None
-                    _execute_many(connection, statements)
-                    if self.fault is not None:
-                        self.fault()
-                return result
+        if not."""
+        with self._storage_errors():
             with self.sessions() as session:
                 with session.begin():
                     result = work(session) if work is not None else None
@@ -172,23 +201,78 @@ class Store:
                     if self.fault is not None:
                         self.fault()
                 return result
-        except IntegrityError as error:
-            raise Conflict(str(error.orig)[:200]) from error
-        except (SQLAlchemyError, OSError, ConnectionError) as error:
+
+    def store_statements(self, statements: list) -> None:
+        """Run ``statements`` in one transaction and commit, straight on a DBAPI connection
+        (the hot path of actions): each statement compiled once (:class:`_Prepared`), one
+        executemany per statement in first-seen order. StorageError/Conflict if not stored.
+        SQLite keeps its connection from one call to the next (they all come from the event
+        loop); others take one from the pool each time, which replaces one that broke."""
+        by_statement: dict = {}
+        for statement, parameters in statements:
+            prepared = self._prepare(statement, parameters)
+            by_statement.setdefault(prepared, []).append(prepared.parameters(parameters))
+        with self._storage_errors():
+            connection, self._kept = self._kept or self.engine.raw_connection(), None
+            keep = False
+            try:
+                cursor = connection.cursor()
+                try:
+                    for prepared, rows in by_statement.items():
+                        cursor.executemany(prepared.sql, rows)
+                    if self.fault is not None:
+                        self.fault()
+                    connection.commit()
+                finally:
+                    cursor.close()
+                keep = self.sqlite
+            except BaseException:
+                try:
+                    connection.rollback()
+                    keep = self.sqlite
+                except Exception:  # the connection is broken: the pool opens another
+                    connection.invalidate()
+                raise
+            finally:
+                if keep:
+                    self._kept = connection
+                else:
+                    connection.close()
+
+    def _prepare(self, statement, parameters: dict) -> _Prepared:
+        key = (statement, tuple(parameters))
+        prepared = self._prepared.get(key)
+        if prepared is None:
+            prepared = self._prepared[key] = _Prepared.compile(statement, parameters,
+                                                               self.engine.dialect)
+        return prepared
+
+    @contextmanager
+    def _storage_errors(self):
+        """Turn whatever a write raised into Conflict (a unique key already stored: a race
+        lost) or StorageError."""
+        from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+        dbapi = self.engine.dialect.dbapi
+        try:
+            yield
+        except (IntegrityError, dbapi.IntegrityError) as error:
+            raise Conflict(str(getattr(error, "orig", error))[:200]) from error
+        except (SQLAlchemyError, dbapi.Error, OSError, ConnectionError) as error:
             raise StorageError(str(error)[:200]) from error
         except Exception as error:  # a fault injected by a test, or a driver surprise
             raise StorageError(str(error)[:200]) from error
 
-    async def write(self, work: Callable | None, core: bool = False, statements: list = (),
+    async def write(self, work: Callable | None, statements: list = (),
                     on_commit: Callable[[object], None] | None = None):
-        """Run ``work`` and ``statements`` in a transaction (:meth:`transact`) and await its
-        commit. ``on_commit(result)`` runs on the event loop as soon as the commit returned,
+        """Run ``work`` and ``statements`` in a transaction and await its commit (without
+        ``work``: :meth:`store_statements`, else :meth:`transact`). ``on_commit(result)`` runs on the event loop as soon as the commit returned,
         before the waiting task resumes: what must follow the commit at once (telling
         everyone) goes there, and is not held up behind the loop's queue of ready tasks.
 
         Writes go one at a time, never racing each other for the database's write lock
-        (SQLite makes a blocked writer sleep up to 100 ms at a time), and the ``core`` writes
-        that wait together (bare-connection work: the actions' hot path) share one transaction:
+        (SQLite makes a blocked writer sleep up to 100 ms at a time), and the statement-only
+        writes that wait together (the actions' hot path) share one transaction:
         a group commit, one commit (one fsync) for them all, and one executemany per statement
         for their statements. If a shared transaction fails, each of its writes is tried alone,
         so one room's conflict or error never touches another's. Nothing is resolved before its
@@ -204,7 +288,7 @@ class Store:
         add latency and wake-ups). Any other database is across a network that may be slow or
         gone: one writer thread waits for it, never the event loop."""
         loop = asyncio.get_running_loop()
-        write = _Write(work, core, list(statements), on_commit, loop, loop.create_future())
+        write = _Write(work, list(statements), on_commit, loop, loop.create_future())
         with self._threads_lock:
             self._start_threads()
         if self.sqlite:
@@ -262,12 +346,12 @@ class Store:
                 return
 
     def _write_all(self, writes: list[_Write]) -> list:
-        """Store ``writes`` in order, consecutive core ones together; the result (or
+        """Store ``writes`` in order, consecutive statement-only ones together; the result (or
         StorageError) of each."""
         outcomes = []
-        for core, run in itertools.groupby(writes, key=lambda write: write.core):
+        for statements_only, run in itertools.groupby(writes, key=lambda w: w.work is None):
             run = list(run)
-            size = WRITE_BATCH if core else 1
+            size = WRITE_BATCH if statements_only else 1
             for start in range(0, len(run), size):
                 outcomes += self._write_batch(run[start:start + size])
         return outcomes
@@ -298,18 +382,18 @@ class Store:
         """The result (or StorageError) of each write of ``batch``: one commit for all if it
         can."""
         if len(batch) > 1:
-            def works(connection):
-                return [w.work(connection) if w.work is not None else None for w in batch]
-
             try:
-                return self.transact(works, core=True,
-                                     statements=[s for w in batch for s in w.statements])
+                self.store_statements([s for write in batch for s in write.statements])
+                return [None] * len(batch)
             except StorageError:
                 pass  # one of them failed: alone, each fails or succeeds on its own
         outcomes = []
         for write in batch:
             try:
-                outcomes.append(self.transact(write.work, write.core, write.statements))
+                if write.work is None:
+                    outcomes.append(self.store_statements(write.statements))
+                else:
+                    outcomes.append(self.transact(write.work, write.statements))
             except StorageError as error:
                 outcomes.append(error)
         return outcomes

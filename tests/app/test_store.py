@@ -8,7 +8,7 @@ import secrets
 from datetime import datetime, timezone
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from app import store as store_module
 from app.models import Room, RoomEvent
@@ -31,19 +31,55 @@ def event_row(room_id: int, seq: int) -> tuple:
                          "data": {"text": str(seq)}, "created": datetime.now(timezone.utc)}
 
 
-def stored_event(store: Store, room_id: int, seq: int):
-    """A core write storing event ``seq`` (a statement, and work that returns ``seq``)."""
-    return store.write(lambda connection: seq, core=True, statements=[event_row(room_id, seq)])
+async def stored_event(store: Store, room_id: int, seq: int) -> int:
+    """Store event ``seq`` as the actions' hot path does (a statement-only write): ``seq``."""
+    await store.write(None, statements=[event_row(room_id, seq)])
+    return seq
 
 
-async def test_waiting_writes_share_a_commit_and_a_failing_one_fails_alone(database_url):
+class DatabaseCalls:
+    """The commits and executemany calls of the store's DBAPI connections (the hot path
+    bypasses SQLAlchemy's execution events)."""
+
+    def __init__(self, store: Store, monkeypatch):
+        self.commits, self.statements = [], []
+        checkout = store.engine.raw_connection
+        monkeypatch.setattr(store.engine, "raw_connection",
+                            lambda: _Counted(checkout(), self))
+
+
+class _Counted:
+    def __init__(self, connection, calls: DatabaseCalls):
+        self._connection, self._calls = connection, calls
+
+    def __getattr__(self, name):
+        return getattr(self._connection, name)
+
+    def commit(self):
+        self._calls.commits.append(1)
+        self._connection.commit()
+
+    def cursor(self):
+        cursor, calls = self._connection.cursor(), self._calls
+
+        class Cursor:
+            def __getattr__(self, name):
+                return getattr(cursor, name)
+
+            def executemany(self, sql, rows):
+                calls.statements.append(sql)
+                return cursor.executemany(sql, rows)
+
+        return Cursor()
+
+
+async def test_waiting_writes_share_a_commit_and_a_failing_one_fails_alone(database_url,
+                                                                          monkeypatch):
     store = Store(database_url)
     try:
         room_id = store.transact(new_room)
-        commits, statements = [], []
-        event.listen(store.engine, "commit", lambda connection: commits.append(1))
-        event.listen(store.engine, "before_cursor_execute",
-                     lambda connection, cursor, sql, *rest: statements.append(sql))
+        calls = DatabaseCalls(store, monkeypatch)
+        commits, statements = calls.commits, calls.statements
 
         results = await asyncio.gather(*(stored_event(store, room_id, seq)
                                          for seq in range(1, 11)))
@@ -71,14 +107,14 @@ async def test_on_commit_runs_at_the_commit_before_the_waiter_and_even_without_o
     try:
         room_id = store.transact(new_room)
         seen = []
-        await store.write(None, core=True, statements=[event_row(room_id, 1)],
+        await store.write(None, statements=[event_row(room_id, 1)],
                           on_commit=lambda result: seen.append("committed"))
         seen.append("resumed")
         assert seen == ["committed", "resumed"]
 
         # The waiting task is cancelled before the commit: what was stored is still told.
         waiter = asyncio.create_task(store.write(
-            None, core=True, statements=[event_row(room_id, 2)],
+            None, statements=[event_row(room_id, 2)],
             on_commit=lambda result: seen.append("stored without a waiter")))
         await asyncio.sleep(0)
         waiter.cancel()
@@ -89,7 +125,7 @@ async def test_on_commit_runs_at_the_commit_before_the_waiter_and_even_without_o
         assert seen[2] == "stored without a waiter"
 
         with pytest.raises(Conflict):  # nothing stored: nothing told
-            await store.write(None, core=True, statements=[event_row(room_id, 2)],
+            await store.write(None, statements=[event_row(room_id, 2)],
                               on_commit=lambda result: seen.append("wrong"))
         assert "wrong" not in seen
     finally:
@@ -111,8 +147,7 @@ async def test_sqlite_commits_at_once_when_quiet_and_groups_writes_when_busy(sql
     store = Store(sqlite_url)
     try:
         room_id = store.transact(new_room)
-        commits = []
-        event.listen(store.engine, "commit", lambda connection: commits.append(1))
+        commits = DatabaseCalls(store, monkeypatch).commits
         loop = asyncio.get_running_loop()
 
         # Writes that come one at a time are committed at once, however close together.
