@@ -185,6 +185,7 @@ class Room:
         self.changed = asyncio.Event()
         self.rng = random.Random(secrets.randbits(64))
         self.driver: asyncio.Task | None = None
+        self._driver_idle = False  # it waits for a change with nothing planned
         self.last_progress = time.monotonic()
         self._notices: list | None = None  # a catch-up waits: what notices brought so far
         self._notices_complete = True  # ... and every one of them brought its events
@@ -903,6 +904,10 @@ class Room:
     # -- bots, deals and the turn timer ----------------------------------------------------------
 
     def poke(self) -> None:
+        """Something changed: the driver plans again, unless it waits with nothing to do and
+        there is still nothing for it (most actions between people: a task switch saved)."""
+        if self._driver_idle and self._plan() is None:
+            return
         self.changed.set()
 
     def ensure_driver(self) -> None:
@@ -933,7 +938,11 @@ class Room:
             self.changed.clear()
             plan = self._plan()
             if plan is None:
-                await self.changed.wait()
+                self._driver_idle = True
+                try:
+                    await self.changed.wait()
+                finally:
+                    self._driver_idle = False
                 continue
             delay, what, seat = plan
             wait = self.last_progress + delay - time.monotonic()
