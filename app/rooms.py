@@ -330,12 +330,17 @@ class Room:
         left = self.last_progress + plan[0] - time.monotonic()
         return {"turn_left": round(max(0.0, left), 1), "turn_seat": plan[2]}
 
-    def state_for(self, seat: int | None, info: dict | None = None) -> dict:
+    def state_for(self, seat: int | None, info: dict | None = None,
+                  view: dict | None = None) -> dict:
+        """The whole state ``seat`` may see (``info``, ``view``: the room's and the match's,
+        when already worked out)."""
+        if view is None and self.match is not None:
+            view = self.match.view(seat)
         return {
             "room": info or self.info(),
             "you": {"seat": seat, "name": self.seats[seat].name if seat is not None else None},
             "seq": self.seq,
-            "match": self.match.view(seat) if self.match is not None else None,
+            "match": view,
             "chat": list(self.chat),
         }
 
@@ -373,19 +378,21 @@ class Room:
         if not self.conns:
             return
         info = self.info()
+        seats = list({conn.seat for conn in self.conns})
+        views = dict(zip(seats, self.match.views(seats))) if self.match is not None else {}
         frames: dict = {}  # seat -> its encoded messages: built and encoded once per seat
         for conn in list(self.conns):
             seat = conn.seat
             if ack is not None and conn is ack[0]:
-                texts = self._event_texts(events, seat, info, {"ack": ack[1]})
+                texts = self._event_texts(events, seat, info, views.get(seat), {"ack": ack[1]})
             else:
                 texts = frames.get(seat)
                 if texts is None:
-                    texts = frames[seat] = self._event_texts(events, seat, info)
+                    texts = frames[seat] = self._event_texts(events, seat, info, views.get(seat))
             for text in texts:
                 conn.send_text(text)
 
-    def _event_texts(self, events, seat: int | None, info: dict,
+    def _event_texts(self, events, seat: int | None, info: dict, view: dict | None,
                      extra: dict | None = None) -> list[str]:
         """The encoded event messages for ``seat``: the last one with its state (and
         ``extra``'s fields)."""
@@ -394,7 +401,7 @@ class Room:
         for i, (seq, kind, data) in enumerate(events):
             message = {"type": "event", "seq": seq, "event": self.event_for(kind, data, seat)}
             if i == last:
-                message["state"] = self.state_for(seat, info)
+                message["state"] = self.state_for(seat, info, view)
                 if extra:
                     message.update(extra)
             texts.append(encode(message))

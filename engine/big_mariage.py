@@ -350,34 +350,20 @@ class BigMariageDeal(TrickDeal):
             return {"type": "give", "to": action["to"]}
         return action
 
-    def view(self, seat) -> dict:
-        """What ``seat`` may know: 0..3, ``None`` (a spectator) or EVERYONE (all open).
-
-        ``phase`` is one of ``bidding``, ``kitty`` (the declarer gives a card to each other
-        seat), ``contract``, ``play`` and ``over``. ``hands`` shows only the viewer's own hand;
-        ``kitty`` shows the kitty cards only to the declarer once taken; ``gives`` lists the
-        cards given, in order, each card visible only to the declarer and its recipient.
-        ``played`` holds the cards of the finished tricks (public), ``high_bidder`` the seat of
-        ``high_bid`` during the bidding, ``team_points`` each team's raw points so far.
-        """
-        everyone = seat == EVERYONE
-        declarer = self.declarer
-        show_kitty = everyone or (declarer is not None and seat == declarer)
-        view = {
+    def public_view(self) -> dict:
+        """``phase`` is one of ``bidding``, ``kitty`` (the declarer gives a card to each other
+        seat), ``contract``, ``play`` and ``over``. ``played`` holds the cards of the finished
+        tricks, ``high_bidder`` the seat of ``high_bid`` during the bidding, ``team_points``
+        each team's raw points so far."""
+        return {
             "phase": self.phase,
             "dealer": self.dealer,
-            "hands": self.hands_view(seat),
             **self.trick_view(),
             "bids": [list(b) for b in self.bids],  # [[seat, value or "pass"], ...]
             "high_bid": self.high_bid,
             "high_bidder": self.high_bidder,
-            "declarer": declarer,
+            "declarer": self.declarer,
             "contract": self.contract,
-            "gives": [
-                {"to": to, "card": card if everyone or seat == declarer or seat == to else None}
-                for to, card in self.given.items()
-            ],
-            "kitty": self.pack.sorted(self.kitty_cards) if show_kitty else None,
             "marriages": [dict(m) for m in self.marriages],
             "trump_calls": [dict(c) for c in self.trump_calls],
             "played": self.pack.sorted([c for won in self.captured for c in won]),
@@ -386,7 +372,23 @@ class BigMariageDeal(TrickDeal):
             "scores": self.scores(),
             "variant": self.options["marriages"],
         }
-        return view
+
+    def private_view(self, seat) -> dict:
+        """``hands`` shows only the viewer's own hand (0..3; ``None``: a spectator; EVERYONE:
+        all open); ``kitty`` shows the kitty cards only to the declarer once taken; ``gives``
+        lists the cards given, in order, each card visible only to the declarer and its
+        recipient."""
+        everyone = seat == EVERYONE
+        declarer = self.declarer
+        show_kitty = everyone or (declarer is not None and seat == declarer)
+        return {
+            "hands": self.hands_view(seat),
+            "gives": [
+                {"to": to, "card": card if everyone or seat == declarer or seat == to else None}
+                for to, card in self.given.items()
+            ],
+            "kitty": self.pack.sorted(self.kitty_cards) if show_kitty else None,
+        }
 
 
 class BigMariage(Game):

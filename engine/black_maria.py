@@ -126,18 +126,22 @@ class BlackMariaDeal(TrickDeal):
             "penalties": self.scores(),
         }
 
-    def view(self, seat) -> dict:
-        sees_all = seat == EVERYONE
+    def public_view(self) -> dict:
         return {
             "phase": self.phase,
             "dealer": self.dealer,
-            "hands": self.hands_view(seat),
             "passed": [p is not None for p in self.passes],
+            "scores": self.scores(),
+            **self.trick_view(),
+        }
+
+    def private_view(self, seat) -> dict:
+        sees_all = seat == EVERYONE
+        return {
+            "hands": self.hands_view(seat),
             "pass": [p if sees_all or s == seat else None for s, p in enumerate(self.passes)],
             "received": [r if sees_all or s == seat else None
                          for s, r in enumerate(self.received)],
-            "scores": self.scores(),
-            **self.trick_view(),
         }
 
     def redact(self, action: dict, actor: int, viewer) -> dict:

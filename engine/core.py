@@ -64,6 +64,14 @@ class Deal:
 
     def view(self, seat) -> dict:
         """What ``seat`` may know (``None``: a spectator; :data:`EVERYONE`: all hands open)."""
+        return {**self.public_view(), **self.private_view(seat)}
+
+    def public_view(self) -> dict:
+        """The part of every view that is the same for all viewers: nothing hidden."""
+        raise NotImplementedError
+
+    def private_view(self, seat) -> dict:
+        """The part of ``seat``'s view that depends on who looks (hands, passed cards...)."""
         raise NotImplementedError
 
     def scores(self) -> list[int]:
@@ -389,11 +397,16 @@ class Match:
 
         :data:`EVERYONE` opens every hand and is for finished matches only: the caller decides.
         """
+        return self.views([seat])[0]
+
+    def views(self, seats) -> list[dict]:
+        """``view(seat)`` for each of ``seats``. What every viewer may know is worked out once
+        and shared by the views (telling a table an action needs one view per seat): read
+        them, do not change them."""
         last = self.deals[-1] if self.deals else None
-        return {
+        public = {
             "game": self.game.name,
             "options": dict(self.options),
-            "seat": seat if seat != EVERYONE else None,
             "seats": self.game.seats,
             "teams": self.game.teams,
             "totals": list(self.totals),
@@ -405,9 +418,14 @@ class Match:
             "finished": self.finished,
             "winners": list(self.winners),
             "to_act": self.to_act(),
-            "moves": self.moves(seat) if isinstance(seat, int) else {},
-            "deal": last.view(seat) if last else None,
         }
+        deal = last.public_view() if last else None
+        return [{
+            **public,
+            "seat": seat if seat != EVERYONE else None,
+            "moves": self.moves(seat) if isinstance(seat, int) else {},
+            "deal": {**deal, **last.private_view(seat)} if last else None,
+        } for seat in seats]
 
     def to_record(self, players: list[str] | None = None) -> dict:
         """The match as a record of record.md."""

@@ -316,13 +316,12 @@ class MarjoletDeal(TrickDeal):
             })
         return {"trump": self.trump, "dix": [dict(e) for e in self.dix_events], "seats": seats}
 
-    def view(self, seat) -> dict:
+    def public_view(self) -> dict:
         view = self.trick_view()
         sort = self.pack.sorted
         view.update({
             "phase": self.phase,
             "dealer": self.dealer,
-            "hands": self.hands_view(seat),
             "turn_up": self.turn_up,
             "stock_count": (len(self.deck) - self.next_card) if self.turn_up is not None else 0,
             "tricks_played": self.tricks_played,
@@ -339,6 +338,9 @@ class MarjoletDeal(TrickDeal):
             "scores": self.scores(),
         })
         return view
+
+    def private_view(self, seat) -> dict:
+        return {"hands": self.hands_view(seat)}
 
 
 def _jack_queen(value) -> bool:

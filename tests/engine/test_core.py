@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine import GAMES, BadDeal, BadOptions, MalformedAction, NotYourTurn, new_match
+from engine import EVERYONE, GAMES, BadDeal, BadOptions, MalformedAction, NotYourTurn, new_match
 from engine.actions import CARD, CARDS, INTEGER, OPTIONAL_FLAG, PLAY, Action, Schema, describe
 from engine.bots.random_bot import random_bot
 from engine.cards import holds_suit, of_suit
@@ -148,6 +148,25 @@ def test_turn_shortcut_agrees_with_to_act_and_moves(game):
         assert deal.turn is None and deal.to_act() == [] and match.moves(0) == {}
         with pytest.raises(NotYourTurn):
             match.apply(0, {"type": "play", "card": deal.deck[0]})
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_views_of_a_whole_table_are_each_seats_own_view(game):
+    """``views`` (a table told of an action at once) shares what everyone may know between the
+    views, and gives each viewer what its ``view`` alone would: nobody gets another's part."""
+    rng = random.Random(3)
+    match = new_match(game, {"target": 10 ** 6})
+    viewers = [*range(GAMES[game].seats), None]
+    for _ in range(2):
+        match.start_deal(rng=rng)
+        while match.current is not None:
+            views = match.views(viewers)
+            assert views == [match.view(viewer) for viewer in viewers]
+            assert views[0]["deal"]["trick"] is views[-1]["deal"]["trick"]  # shared
+            seat = match.to_act()[0]
+            match.apply(seat, random_bot(None, match.moves(seat), rng))
+    everyone = [*viewers, EVERYONE]
+    assert match.views(everyone) == [match.view(viewer) for viewer in everyone]
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
