@@ -19,6 +19,7 @@ from collections import deque
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+import orjson
 from sqlalchemy import bindparam
 
 from engine import GAMES, EngineError, IllegalAction, MalformedAction, Match, NotYourTurn
@@ -303,6 +304,7 @@ class Room:
 
     def info(self) -> dict:
         teams = GAMES[self.game].teams
+        here = self.local_seats()
         return {
             "code": self.code,
             "game": self.game,
@@ -310,7 +312,8 @@ class Room:
             "seats": [
                 {"seat": i, "name": s.name if s.kind != "bot" else bot_name(s.bot),
                  "kind": s.kind, "bot": s.bot if s.played_by_bot else None,
-                 "standin": s.standin, "connected": s.kind == "bot" or self.connected(i),
+                 "standin": s.standin,
+                 "connected": s.kind == "bot" or i in here or self.connected_elsewhere(i),
                  "team": (i % 2) if teams else None}
                 for i, s in enumerate(self.seats)
             ],
@@ -330,18 +333,20 @@ class Room:
         left = self.last_progress + plan[0] - time.monotonic()
         return {"turn_left": round(max(0.0, left), 1), "turn_seat": plan[2]}
 
-    def state_for(self, seat: int | None, info: dict | None = None,
-                  view: dict | None = None) -> dict:
-        """The whole state ``seat`` may see (``info``, ``view``: the room's and the match's,
-        when already worked out)."""
+    def state_for(self, seat: int | None, view: dict | None = None,
+                  common: dict | None = None) -> dict:
+        """The whole state ``seat`` may see. ``view`` (its match view) and ``common`` (the
+        ``room`` and ``chat`` parts, the same for every seat) when already worked out."""
         if view is None and self.match is not None:
             view = self.match.view(seat)
+        if common is None:
+            common = {"room": self.info(), "chat": list(self.chat)}
         return {
-            "room": info or self.info(),
+            "room": common["room"],
             "you": {"seat": seat, "name": self.seats[seat].name if seat is not None else None},
             "seq": self.seq,
             "match": view,
-            "chat": list(self.chat),
+            "chat": common["chat"],
         }
 
     def event_for(self, kind: str, data: dict, viewer: int | None) -> dict:
@@ -377,22 +382,25 @@ class Room:
         self.last_used = time.monotonic()
         if not self.conns:
             return
-        info = self.info()
+        # What every seat gets alike is encoded once (JSON fragments), each seat's view alone.
+        common = {"room": orjson.Fragment(encode(self.info())),
+                  "chat": orjson.Fragment(encode(self.chat))}
         seats = list({conn.seat for conn in self.conns})
         views = dict(zip(seats, self.match.views(seats))) if self.match is not None else {}
         frames: dict = {}  # seat -> its encoded messages: built and encoded once per seat
         for conn in list(self.conns):
             seat = conn.seat
             if ack is not None and conn is ack[0]:
-                texts = self._event_texts(events, seat, info, views.get(seat), {"ack": ack[1]})
+                texts = self._event_texts(events, seat, common, views.get(seat),
+                                          {"ack": ack[1]})
             else:
                 texts = frames.get(seat)
                 if texts is None:
-                    texts = frames[seat] = self._event_texts(events, seat, info, views.get(seat))
+                    texts = frames[seat] = self._event_texts(events, seat, common, views.get(seat))
             for text in texts:
                 conn.send_text(text)
 
-    def _event_texts(self, events, seat: int | None, info: dict, view: dict | None,
+    def _event_texts(self, events, seat: int | None, common: dict, view: dict | None,
                      extra: dict | None = None) -> list[str]:
         """The encoded event messages for ``seat``: the last one with its state (and
         ``extra``'s fields)."""
@@ -401,7 +409,7 @@ class Room:
         for i, (seq, kind, data) in enumerate(events):
             message = {"type": "event", "seq": seq, "event": self.event_for(kind, data, seat)}
             if i == last:
-                message["state"] = self.state_for(seat, info, view)
+                message["state"] = self.state_for(seat, view, common)
                 if extra:
                     message.update(extra)
             texts.append(encode(message))
