@@ -266,9 +266,10 @@ class Store:
     async def write(self, work: Callable | None, statements: list = (),
                     on_commit: Callable[[object], None] | None = None):
         """Run ``work`` and ``statements`` in a transaction and await its commit (without
-        ``work``: :meth:`store_statements`, else :meth:`transact`). ``on_commit(result)`` runs on the event loop as soon as the commit returned,
-        before the waiting task resumes: what must follow the commit at once (telling
-        everyone) goes there, and is not held up behind the loop's queue of ready tasks.
+        ``work``: :meth:`store_statements`, else :meth:`transact`). ``on_commit(result)`` runs
+        on the event loop as soon as the commit returned, before the waiting task resumes: what
+        must follow the commit at once (telling everyone) goes there, and is not held up behind
+        the loop's queue of ready tasks.
 
         Writes go one at a time, never racing each other for the database's write lock
         (SQLite makes a blocked writer sleep up to 100 ms at a time), and the statement-only
