@@ -167,6 +167,14 @@ async def test_sqlite_commits_at_once_when_quiet_and_groups_writes_when_busy(sql
         seventh = asyncio.create_task(stored_event(store, room_id, 7))
         assert await asyncio.gather(sixth, seventh) == [6, 7]
         assert loop.time() - start >= 0.3 and len(commits) == 5
+
+        # One commit storing a single write does not end the grouping (under steady load that
+        # happens now and then); two in a row do.
+        for seq, waits in ((8, True), (9, True), (10, False)):
+            start = loop.time()
+            await stored_event(store, room_id, seq)
+            assert (loop.time() - start >= 0.25) == waits
+        assert len(commits) == 8
     finally:
         store.close()
 
