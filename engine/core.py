@@ -310,6 +310,8 @@ class Match:
         self.totals = [0] * game.score_width
         self.winners: list[int] = []
         self.finished = False
+        #: The score sheet's lines of the finished deals, which never change (see score_sheet).
+        self._sheet: list[dict] = []
 
     # -- dealing -----------------------------------------------------------------------------------
 
@@ -399,6 +401,18 @@ class Match:
         """
         return self.views([seat])[0]
 
+    def score_sheet(self) -> list[dict]:
+        """A line per deal: its dealer, scores and, once over, summary. A finished deal's line
+        is worked out once (every view holds the sheet: late in a long match, summing up the
+        past deals again had cost more than the rest of a view); treat the lines as read-only."""
+        sheet = self._sheet
+        while len(sheet) < len(self.deals) and self.deals[len(sheet)].over:
+            deal = self.deals[len(sheet)]
+            sheet.append({"dealer": deal.dealer, "scores": deal.scores(), "over": True,
+                          "summary": deal.summary()})
+        return sheet + [{"dealer": d.dealer, "scores": d.scores(), "over": False, "summary": None}
+                        for d in self.deals[len(sheet):]]
+
     def views(self, seats) -> list[dict]:
         """``view(seat)`` for each of ``seats``. What every viewer may know is worked out once
         and shared by the views (telling a table an action needs one view per seat): read
@@ -410,11 +424,7 @@ class Match:
             "seats": self.game.seats,
             "teams": self.game.teams,
             "totals": list(self.totals),
-            "deals": [
-                {"dealer": d.dealer, "scores": d.scores(), "over": d.over,
-                 "summary": d.summary() if d.over else None}
-                for d in self.deals
-            ],
+            "deals": self.score_sheet(),
             "finished": self.finished,
             "winners": list(self.winners),
             "to_act": self.to_act(),

@@ -157,12 +157,15 @@ def test_the_views_of_a_whole_table_are_each_seats_own_view(game):
     rng = random.Random(3)
     match = new_match(game, {"target": 10 ** 6})
     viewers = [*range(GAMES[game].seats), None]
-    for _ in range(2):
+    for _ in range(3):
         match.start_deal(rng=rng)
         while match.current is not None:
             views = match.views(viewers)
             assert views == [match.view(viewer) for viewer in viewers]
             assert views[0]["deal"]["trick"] is views[-1]["deal"]["trick"]  # shared
+            assert views[0]["deals"] == [  # the score sheet, finished deals' lines kept
+                {"dealer": d.dealer, "scores": d.scores(), "over": d.over,
+                 "summary": d.summary() if d.over else None} for d in match.deals]
             seat = match.to_act()[0]
             match.apply(seat, random_bot(None, match.moves(seat), rng))
     everyone = [*viewers, EVERYONE]
