@@ -586,15 +586,15 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
 
 def show(r: dict) -> str:
     mem = (r["rss_peak"] - r["rss0"]) / max(1, r["tables"]) / 1024
-    cpu = 1000 * r["cpu_s"] / max(1, r["actions"])
+    cpu = 1000 * (per_action(r) or 0)
     line = (f"{r['kind']:5} T={r['tables']:5} procs={r['processes']} "
             f"actions={r['actions']:6} done={r['complete_tables']}/{r['tables']} "
             f"{r['actions_per_s']:7.1f}/s  lat p50={r['p50_ms'] or 0:6.1f} "
             f"p99={r['p99_ms'] or 0:7.1f} max={r['max_ms'] or 0:7.1f} ms  "
             f"cpu/action={cpu:.3f} ms")
-    steady = r.get("steady") or {}
-    if steady.get("actions"):
-        line += f" (while all play: {1000 * steady['cpu_s'] / steady['actions']:.3f} ms)"
+    steady = per_action(r, "steady")
+    if steady:
+        line += f" (while all play: {1000 * steady:.3f} ms)"
     if r.get("db_cpu_s"):
         line += f" (+db {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
     line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
@@ -611,6 +611,31 @@ def show(r: dict) -> str:
     return line
 
 
+def per_action(r: dict, part: str | None = None) -> float | None:
+    """CPU seconds per action of a run (``part="steady"``: while every table plays)."""
+    r = (r.get(part) or {}) if part else r
+    return r["cpu_s"] / r["actions"] if r.get("actions") else None
+
+
+def ratios(ours: dict, bare: dict) -> dict:
+    """Ours over the bare relay's: CPU per action (overall and while all play), latencies,
+    actions per second."""
+    steady_o, steady_b = per_action(ours, "steady"), per_action(bare, "steady")
+    return {
+        "cpu": per_action(ours) / per_action(bare),
+        "cpu_steady": steady_o / steady_b if steady_o and steady_b else 0.0,
+        "p50": (ours["p50_ms"] or 0) / (bare["p50_ms"] or 1),
+        "p99": (ours["p99_ms"] or 0) / (bare["p99_ms"] or 1),
+        "actions_per_s": ours["actions_per_s"] / (bare["actions_per_s"] or 1),
+    }
+
+
+def show_ratios(r: dict, what: str = "") -> str:
+    return (f"      ratio ours/bare{' (' + what + ')' if what else ''}: cpu/action "
+            f"x{r['cpu']:.2f} (while all play x{r['cpu_steady']:.2f})  p50 x{r['p50']:.2f}  "
+            f"p99 x{r['p99']:.2f}  actions/s x{r['actions_per_s']:.2f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", default="50", help="comma list of table counts")
@@ -625,6 +650,10 @@ def main() -> int:
     parser.add_argument("--pids", default=None, help="their pids, for CPU and memory")
     parser.add_argument("--database-url", default=None, help="their database, for the audit")
     parser.add_argument("--no-bare", action="store_true")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="ours then the bare relay, this many times per table count, with "
+                             "the median ratios (this machine's speed drifts 10-20%% between "
+                             "runs)")
     parser.add_argument("--no-audit", dest="audit", action="store_false")
     parser.add_argument("--pin", action=argparse.BooleanOptionalAction, default=True,
                         help="servers on the first cores, clients on the last one")
@@ -639,28 +668,25 @@ def main() -> int:
     results = []
     with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as tmp:
         for tables in [int(t) for t in args.tables.split(",")]:
-            ours = one_run(args, "ours", tables, tmp)
-            print(show(ours), flush=True)
-            entry = {"ours": ours}
-            if not args.no_bare:
-                bare = one_run(args, "bare", tables, tmp)
-                print(show(bare), flush=True)
-                entry["bare"] = bare
-                cpu_o = ours["cpu_s"] / max(1, ours["actions"])
-                cpu_b = bare["cpu_s"] / max(1, bare["actions"])
-                so, sb = ours.get("steady") or {}, bare.get("steady") or {}
-                if so.get("actions") and sb.get("actions") and sb["cpu_s"]:
-                    steady = (f" (while all play x"
-                              f"{so['cpu_s'] / so['actions'] / (sb['cpu_s'] / sb['actions']):.2f})")
-                else:
-                    steady = ""
-                print(f"      ratio ours/bare: cpu/action x{cpu_o / cpu_b if cpu_b else 0:.2f}"
-                      f"{steady}"
-                      f"  p50 x{(ours['p50_ms'] or 0) / (bare['p50_ms'] or 1):.2f}"
-                      f"  p99 x{(ours['p99_ms'] or 0) / (bare['p99_ms'] or 1):.2f}"
-                      f"  actions/s x{ours['actions_per_s'] / (bare['actions_per_s'] or 1):.2f}",
+            rounds = []
+            for _ in range(args.rounds):
+                ours = one_run(args, "ours", tables, tmp)
+                print(show(ours), flush=True)
+                entry = {"ours": ours}
+                if not args.no_bare:
+                    bare = one_run(args, "bare", tables, tmp)
+                    print(show(bare), flush=True)
+                    entry["bare"] = bare
+                    entry["ratios"] = ratios(ours, bare)
+                    print(show_ratios(entry["ratios"]), flush=True)
+                    rounds.append(entry["ratios"])
+                results.append(entry)
+            if len(rounds) > 1:
+                print(show_ratios({key: statistics.median(r[key] for r in rounds)
+                                   for key in rounds[0]}, f"median of {len(rounds)} rounds"),
+                      "  cpu/action ratios: "
+                      + " ".join(f"{r['cpu']:.2f}" for r in sorted(rounds, key=lambda r: r["cpu"])),
                       flush=True)
-            results.append(entry)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
