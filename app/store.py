@@ -208,11 +208,11 @@ class Store:
         executemany per statement in first-seen order. StorageError/Conflict if not stored.
         SQLite keeps its connection from one call to the next (they all come from the event
         loop); others take one from the pool each time, which replaces one that broke."""
-        by_statement: dict = {}
-        for statement, parameters in statements:
-            prepared = self._prepare(statement, parameters)
-            by_statement.setdefault(prepared, []).append(prepared.parameters(parameters))
         with self._storage_errors():
+            by_statement: dict = {}
+            for statement, parameters in statements:
+                prepared = self._prepare(statement, parameters)
+                by_statement.setdefault(prepared, []).append(prepared.parameters(parameters))
             connection, self._kept = self._kept or self.engine.raw_connection(), None
             keep = False
             try:
@@ -287,8 +287,9 @@ class Store:
         and at 1,000 actions/s one commit per loop iteration stored 1.4 on average. (Looking
         at the last commit alone, a single write now and then under steady load sent a third
         of the commits back to one write each.) While writes come one at a time they are
-        committed at once (waiting would only add latency and wake-ups). Any other database is across a network that may be slow or
-        gone: one writer thread waits for it, never the event loop."""
+        committed at once (waiting would only add latency and wake-ups). Any other database is
+        across a network that may be slow or gone: one writer thread waits for it, never the
+        event loop."""
         loop = asyncio.get_running_loop()
         write = _Write(work, list(statements), on_commit, loop, loop.create_future())
         with self._threads_lock:
