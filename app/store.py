@@ -65,16 +65,6 @@ def _settle_all(writes: list[_Write], outcomes: list) -> None:
         write.settle(outcome)
 
 
-def _execute_many(connection, statements: list) -> None:
-    """Run ``(statement, parameters)`` pairs: one executemany per statement, in first-seen
-    order (a statement object made once, not per call: the same one groups)."""
-    by_statement: dict = {}
-    for statement, parameters in statements:
-        by_statement.setdefault(statement, []).append(parameters)
-    for statement, parameters in by_statement.items():
-        connection.execute(statement, parameters)
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class _Prepared:
     """A Core statement compiled once for a dialect and a set of parameter names: its SQL,
@@ -189,15 +179,20 @@ class Store:
     # -- writing -------------------------------------------------------------------------------
 
     def transact(self, work: Callable[[Session], object] | None, statements: list = ()):
-        """Run ``work(session)`` and ``statements`` (``(statement, parameters)`` pairs, each
-        statement's in one executemany) in one transaction and commit; StorageError/Conflict
-        if not."""
+        """Run ``work(session)`` and then ``statements`` (``(statement, parameters)`` pairs, as
+        :meth:`store_statements` runs them) in one transaction and commit;
+        StorageError/Conflict if not."""
         with self._storage_errors():
             with self.sessions() as session:
                 with session.begin():
                     result = work(session) if work is not None else None
                     session.flush()
-                    _execute_many(session, statements)
+                    if statements:
+                        cursor = session.connection().connection.cursor()
+                        try:
+                            self._execute(cursor, statements)
+                        finally:
+                            cursor.close()
                     if self.fault is not None:
                         self.fault()
                 return result
@@ -205,21 +200,17 @@ class Store:
     def store_statements(self, statements: list) -> None:
         """Run ``statements`` in one transaction and commit, straight on a DBAPI connection
         (the hot path of actions): each statement compiled once (:class:`_Prepared`), one
-        executemany per statement in first-seen order. StorageError/Conflict if not stored.
+        executemany per statement in first-seen order (:meth:`_execute`). StorageError/Conflict
+        if not stored.
         SQLite keeps its connection from one call to the next (they all come from the event
         loop); others take one from the pool each time, which replaces one that broke."""
         with self._storage_errors():
-            by_statement: dict = {}
-            for statement, parameters in statements:
-                prepared = self._prepare(statement, parameters)
-                by_statement.setdefault(prepared, []).append(prepared.parameters(parameters))
             connection, self._kept = self._kept or self.engine.raw_connection(), None
             keep = False
             try:
                 cursor = connection.cursor()
                 try:
-                    for prepared, rows in by_statement.items():
-                        cursor.executemany(prepared.sql, rows)
+                    self._execute(cursor, statements)
                     if self.fault is not None:
                         self.fault()
                     connection.commit()
@@ -238,6 +229,16 @@ class Store:
                     self._kept = connection
                 else:
                     connection.close()
+
+    def _execute(self, cursor, statements: list) -> None:
+        """Run ``(statement, parameters)`` pairs on a DBAPI cursor: one executemany per
+        statement (made once, not per call: the same one groups), in first-seen order."""
+        by_statement: dict = {}
+        for statement, parameters in statements:
+            prepared = self._prepare(statement, parameters)
+            by_statement.setdefault(prepared, []).append(prepared.parameters(parameters))
+        for prepared, rows in by_statement.items():
+            cursor.executemany(prepared.sql, rows)
 
     def _prepare(self, statement, parameters: dict) -> _Prepared:
         key = (statement, tuple(parameters))
