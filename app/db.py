@@ -23,10 +23,13 @@ def json_text(value) -> str:
 JSON_CODEC = {"json_serializer": json_text, "json_deserializer": orjson.loads}
 
 
-def make_engine(url: str, autocheckpoint: bool = True) -> Engine:
+def make_engine(url: str, autocheckpoint: bool = True, synchronous: str = "FULL") -> Engine:
     """An engine for ``url``; SQLite files get their directory, WAL and a busy timeout so that
     several processes (or app instances) can share one file. ``autocheckpoint=False``: commits
-    never copy the WAL back into the database themselves (the owner checkpoints elsewhere)."""
+    never copy the WAL back into the database themselves (the owner checkpoints elsewhere).
+    ``synchronous``: SQLite's ``PRAGMA synchronous``, FULL or NORMAL (Settings)."""
+    if synchronous not in ("FULL", "NORMAL"):
+        raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         path = parsed.database
@@ -42,6 +45,7 @@ def make_engine(url: str, autocheckpoint: bool = True) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA synchronous={synchronous}")
             if not autocheckpoint:
                 cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()

@@ -32,7 +32,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        store = Store(settings.database_url)
+        store = Store(settings.database_url, synchronous=settings.sqlite_synchronous)
         manager = RoomManager(settings, store, make_broadcaster(settings))
         app.state.store, app.state.rooms = store, manager
         await manager.broadcaster.start(manager.remote_event)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -36,5 +38,10 @@ class Settings(BaseSettings):
     #: permessage-deflate on the WebSocket: off by default (it cost more CPU per message than
     #: the whole game logic in the load benchmark); turn it on for slow client links.
     ws_deflate: bool = False
+    #: SQLite only: FULL (every commit reaches the disk before anyone is told: nothing acknowledged
+    #: is lost even to a power cut) or NORMAL (commits reach the operating system, and the disk
+    #: at each WAL checkpoint, every second: a crash of the server loses nothing, a power cut may
+    #: lose the last second; no fsync on the event loop per commit, see the README).
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     #: Seconds between the presence heartbeats each process sends through Redis.
     presence_heartbeat: float = 5.0

@@ -134,13 +134,13 @@ class Tail:
 
 
 class Store:
-    def __init__(self, url: str):
+    def __init__(self, url: str, synchronous: str = "FULL"):
         self.url = url
         self.sqlite = url.startswith("sqlite")
         # SQLite: a commit that checkpoints fsyncs the whole WAL into the database (100 ms and
         # more) while holding up every write behind it; the checkpoint thread does it beside
         # the writes instead (PASSIVE: it never blocks one).
-        self.engine = make_engine(url, autocheckpoint=not self.sqlite)
+        self.engine = make_engine(url, autocheckpoint=not self.sqlite, synchronous=synchronous)
         self.sessions: sessionmaker = make_sessions(self.engine)
         #: Test hook: a callable raising an exception inside the next write transactions.
         self.fault: Callable[[], None] | None = None

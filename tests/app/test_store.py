@@ -198,3 +198,36 @@ async def test_the_sqlite_wal_starts_over_under_steady_writes(sqlite_url, monkey
         assert seq > 100 and os.path.getsize(wal) < seq * 4096 / 2
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("asked, level", [(None, 2), ("FULL", 2), ("NORMAL", 1)])
+async def test_sqlite_commits_at_the_synchronous_level_the_settings_ask(sqlite_url, asked,
+                                                                       level):
+    """FULL (2) unless SQLITE_SYNCHRONOUS says NORMAL (1), on the connection the actions' hot
+    path keeps as on the pooled ones, through the application as it starts."""
+    from app.main import create_app
+    from app.settings import Settings
+
+    settings = Settings(database_url=sqlite_url, **({"sqlite_synchronous": asked} if asked else {}))
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        store = app.state.store
+        room_id = store.transact(new_room)
+        store.store_statements([event_row(room_id, 1)])  # as the actions' hot path does
+        assert store._kept.execute("PRAGMA synchronous").fetchone()[0] == level
+        with store.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == level
+
+
+def test_only_full_and_normal_are_synchronous_levels(monkeypatch):
+    from pydantic import ValidationError
+
+    from app.settings import Settings
+
+    monkeypatch.setenv("SQLITE_SYNCHRONOUS", "NORMAL")
+    assert Settings().sqlite_synchronous == "NORMAL"
+    monkeypatch.setenv("SQLITE_SYNCHRONOUS", "OFF")
+    with pytest.raises(ValidationError):
+        Settings()
+    with pytest.raises(ValueError):
+        Store("sqlite://", synchronous="OFF")
