@@ -10,13 +10,22 @@ from typing import Iterator
 import orjson
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import sessionmaker
+from sqlalchemy.sql.functions import now
 
 
 def json_text(value) -> str:
     """Compact JSON text, for JSON columns and WebSocket messages. orjson: at several
     messages per action, the stdlib's encoder had been a fifth of the server's CPU."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+@compiles(now, "sqlite")
+def _sqlite_now(element, compiler, **kw) -> str:
+    """``func.now()`` on SQLite: UTC with milliseconds (CURRENT_TIMESTAMP has whole seconds),
+    in the form SQLAlchemy stores and reads back its datetimes."""
+    return "STRFTIME('%Y-%m-%d %H:%M:%f', 'now')"
 
 
 #: How every engine reads and writes JSON columns.

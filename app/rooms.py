@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 import orjson
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, func
 
 from engine import GAMES, EngineError, IllegalAction, MalformedAction, Match, NotYourTurn
 from engine.bots import BOT_KINDS, bot_for
@@ -42,9 +42,11 @@ MISSED_LIMIT = 1000
 PRESENCE_TTL = 15.0
 _DEALS, _MATCHES = DealRow.__table__, MatchRow.__table__
 # The statements of the actions' hot path, made once: Store.write groups a group commit's
-# statements by identity, one executemany each.
-_STORE_EVENT = RoomEvent.__table__.insert()
-_STORE_ACTION = ActionRow.__table__.insert()
+# statements by identity, one executemany each. Their rows are stamped with the database's
+# clock as they are stored: a time taken and formatted in Python for each row had cost more
+# than the rest of its parameters.
+_STORE_EVENT = RoomEvent.__table__.insert().values(created=func.now())
+_STORE_ACTION = ActionRow.__table__.insert().values(created=func.now())
 _END_DEAL = _DEALS.update().where(
     _DEALS.c.match_id == bindparam("the_match"), _DEALS.c.index == bindparam("the_deal")
 ).values(over=True, scores=bindparam("new_scores", type_=_DEALS.c.scores.type),
@@ -427,10 +429,9 @@ class Room:
         this returns (Store.write's on_commit). On failure, rebuild from the database and
         raise RoomError."""
         numbered = [(self.seq + 1 + i, kind, data) for i, (kind, data) in enumerate(events)]
-        at = now()
         statements = [*statements, *(
-            (_STORE_EVENT, {"room_id": self.id, "seq": seq, "kind": kind, "data": data,
-                            "created": at}) for seq, kind, data in numbered)]
+            (_STORE_EVENT, {"room_id": self.id, "seq": seq, "kind": kind, "data": data})
+            for seq, kind, data in numbered)]
 
         def committed(_result) -> None:
             self.seq = numbered[-1][0]
@@ -634,11 +635,10 @@ class Room:
         scores = deal.scores() if deal.over else None
         summary = deal.summary() if deal.over else None
 
-        at = now()
         statements = [(_STORE_ACTION, {"match_id": match_id, "seq": n, "deal_index": deal_index,
-                                       "seat": seat, "action": normal, "client_id": client_id,
-                                       "created": at})]
+                                       "seat": seat, "action": normal, "client_id": client_id})]
         if scores is not None:
+            at = now()
             statements += [
                 (_END_DEAL, {"the_match": match_id, "the_deal": deal_index, "new_scores": scores,
                              "new_summary": summary, "at": at}),

@@ -88,10 +88,10 @@ class _Prepared:
         return cls(compiled.string, binds, literals, compiled.positional)
 
     def parameters(self, given: dict):
-        values = [given[name] if name in given else self.literals[name]
-                  for name, _ in self.binds]
-        values = [value if processor is None else processor(value)
-                  for value, (_, processor) in zip(values, self.binds)]
+        if self.literals:
+            given = {**self.literals, **given}
+        values = [given[name] if processor is None else processor(given[name])
+                  for name, processor in self.binds]
         if self.positional:
             return tuple(values)
         return {name: value for (name, _), value in zip(self.binds, values)}

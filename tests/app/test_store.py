@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from app import store as store_module
 from app.models import Room, RoomEvent
@@ -231,3 +231,24 @@ def test_only_full_and_normal_are_synchronous_levels(monkeypatch):
         Settings()
     with pytest.raises(ValueError):
         Store("sqlite://", synchronous="OFF")
+
+
+async def test_rows_stamped_by_the_database_carry_the_time_they_were_stored(database_url):
+    """The actions' hot path leaves a row's time to the database (``func.now()``): the time
+    of its commit, to the millisecond on SQLite (whose CURRENT_TIMESTAMP has whole seconds),
+    read back as any other datetime."""
+    store = Store(database_url)
+    try:
+        room_id = store.transact(new_room)
+        stamped = RoomEvent.__table__.insert().values(created=func.now())
+        before = datetime.now(timezone.utc)
+        await store.write(None, [(stamped, {"room_id": room_id, "seq": 1, "kind": "chat",
+                                            "data": {"text": "hi"}})])
+        after = datetime.now(timezone.utc)
+        with store.sessions() as session:
+            created = session.scalar(select(RoomEvent.created).where(RoomEvent.room_id == room_id))
+        if created.tzinfo is None:  # SQLite keeps UTC without its zone
+            created = created.replace(tzinfo=timezone.utc)
+        assert before - timedelta(milliseconds=1) <= created <= after
+    finally:
+        store.close()
