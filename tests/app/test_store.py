@@ -208,7 +208,8 @@ async def test_sqlite_commits_at_the_synchronous_level_the_settings_ask(sqlite_u
     from app.main import create_app
     from app.settings import Settings
 
-    settings = Settings(database_url=sqlite_url, **({"sqlite_synchronous": asked} if asked else {}))
+    asking = {"sqlite_synchronous": asked} if asked else {}
+    settings = Settings(database_url=sqlite_url, **asking)
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         store = app.state.store
