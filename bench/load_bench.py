@@ -20,7 +20,8 @@ processes from /proc/<pid>/stat over the play, connections included, and apart o
 every table plays: after the last one began, before the first one ends; PostgreSQL's own CPU
 shown apart); memory per table (server RSS growth / tables); and, for cardroom, every
 acknowledged action stored and the audit (every stored match replays through the engine to
-its stored scores).
+its stored scores); and the share of this machine's CPU time its host took back over the play
+("host steal": on a shared VM a busy neighbour delays everything, the latencies the most).
 """
 
 from __future__ import annotations
@@ -67,6 +68,14 @@ def cpu_seconds(pids) -> float:
         except OSError:
             pass
     return total / TICK
+
+
+def host_ticks() -> tuple[int, int]:
+    """This machine's CPU time stolen by its host (a VM waiting for a physical core) and all
+    of its CPU time, in ticks since boot (/proc/stat)."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    return ticks[7], sum(ticks[:8])  # steal; user .. steal (guest time is inside user)
 
 
 def rss_bytes(pids) -> int:
@@ -356,6 +365,7 @@ async def client_main(args) -> dict:
         t_connect = time.monotonic()
         cpu0 = cpu_seconds(pids)
         db0 = cpu_seconds(args.db_pids)
+        host0 = host_ticks()
         for table, (code, tokens) in zip(tables, rooms):
             for seat, token in enumerate(tokens):
                 base = bases[(table.index + seat) % len(bases)].replace("http", "ws", 1)
@@ -368,6 +378,7 @@ async def client_main(args) -> dict:
         t_connect = time.monotonic()
         cpu0 = cpu_seconds(pids)
         db0 = 0.0
+        host0 = host_ticks()
         for table in tables:
             code = secrets.token_hex(4)
             for seat in range(nseats):
@@ -433,6 +444,7 @@ async def client_main(args) -> dict:
     lags.sort()
     cpu1 = cpu_seconds(pids)
     db1 = cpu_seconds(args.db_pids)
+    host1 = host_ticks()
     failures = [repr(r)[:200] for r in results if isinstance(r, BaseException)]
     latencies = sorted(x for t in tables for x in t.latencies)
     actions = len(latencies)
@@ -454,6 +466,7 @@ async def client_main(args) -> dict:
         "connect_s": start - t_connect,
         "client_lag_p99_ms": 1000 * lags[int(len(lags) * 0.99)] if lags else None,
         "client_cpu_s": time.process_time(),
+        "steal": (host1[0] - host0[0]) / max(1, host1[1] - host0[1]),
     }
 
 
@@ -600,6 +613,8 @@ def show(r: dict) -> str:
     line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
     line += (f"  client: lag p99={r['client_lag_p99_ms'] or 0:.1f} ms "
              f"cpu={100 * r['client_cpu_s'] / max(r['duration'], 1e-9):.0f}%")
+    if r.get("steal") is not None:  # a slow host shows in every figure, latencies the most
+        line += f"  host steal={100 * r['steal']:.0f}%"
     if r["failed_seats"]:
         line += f" failed_seats={r['failed_seats']} {r['failures'][:2]}"
     if "stored" in r:
