@@ -41,12 +41,13 @@ MISSED_LIMIT = 1000
 #: Seconds a presence notice of another process stays valid without a heartbeat.
 PRESENCE_TTL = 15.0
 _DEALS, _MATCHES = DealRow.__table__, MatchRow.__table__
-# The statements of the actions' hot path, made once: Store.write groups a group commit's
-# statements by identity, one executemany each. Their rows are stamped with the database's
-# clock as they are stored: a time taken and formatted in Python for each row had cost more
-# than the rest of its parameters.
+# The statements of the actions' hot path (and of new deals), made once: Store.write groups a
+# group commit's statements by identity, one executemany each. Events' and actions' rows are
+# stamped with the database's clock as they are stored: a time taken and formatted in Python
+# for each row had cost more than the rest of its parameters.
 _STORE_EVENT = RoomEvent.__table__.insert().values(created=func.now())
 _STORE_ACTION = ActionRow.__table__.insert().values(created=func.now())
+_STORE_DEAL = _DEALS.insert().values(over=False)
 _END_DEAL = _DEALS.update().where(
     _DEALS.c.match_id == bindparam("the_match"), _DEALS.c.index == bindparam("the_deal")
 ).values(over=True, scores=bindparam("new_scores", type_=_DEALS.c.scores.type),
@@ -672,18 +673,19 @@ class Room:
         deal = match.start_deal()
         index = len(match.deals) - 1
         match_id = self.match_id
-        deck, kitty, dealer = list(deal.deck), deal.kitty, deal.dealer
-        kitty = list(kitty) if kitty is not None else None
-
-        def extra(session):
-            session.add(DealRow(match_id=match_id, index=index, dealer=dealer, deck=deck,
-                                kitty=kitty))
-
+        kitty = list(deal.kitty) if deal.kitty is not None else None
+        # Statements only, as an action's: the deals that begin together (at many tables, a
+        # second after their last tricks) share a group commit. As transactions of their own,
+        # 1,000 of them held the event loop for seconds.
+        statements = [(_STORE_DEAL, {"match_id": match_id, "index": index,
+                                     "dealer": deal.dealer, "deck": list(deal.deck),
+                                     "kitty": kitty, "started": now()})]
         numbered = await self._commit(
-            [("deal", {"match": match_id, "deal": index, "dealer": dealer})], extra)
+            [("deal", {"match": match_id, "deal": index, "dealer": deal.dealer})], None,
+            statements=statements)
         self.last_progress = time.monotonic()
         self._finish(numbered)
-        logs.event("deal_dealt", self.code, match=match_id, deal=index, dealer=dealer,
+        logs.event("deal_dealt", self.code, match=match_id, deal=index, dealer=deal.dealer,
                    seq=self.seq)
 
     async def _start_match(self) -> None:

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 
 from app import store as store_module
-from app.models import Room, RoomEvent
+from app.models import DealRow, Room, RoomEvent
 from app.store import Conflict, Store
 
 
@@ -176,6 +176,47 @@ async def test_sqlite_commits_at_once_when_quiet_and_groups_writes_when_busy(sql
             assert (loop.time() - start >= 0.25) == waits
         assert len(commits) == 8
     finally:
+        store.close()
+
+
+async def test_deals_dealt_together_at_several_tables_share_one_commit(sqlite_url,
+                                                                       monkeypatch):
+    """A new deal is stored with statements only, as an action is: deals that begin together
+    (at many tables, right after their last tricks) share a group commit instead of taking a
+    transaction each (1,000 tables whose deals ended in the same second had held the event
+    loop for seconds)."""
+    from app.rooms import RoomManager
+    from app.settings import Settings
+
+    store = Store(sqlite_url)
+    settings = Settings(database_url=sqlite_url, bot_delay=0, deal_pause=3600)
+    manager = RoomManager(settings, store)
+    try:
+        rooms = []
+        for _ in range(4):
+            room = await manager.create("marjolet", {}, [("open", None)] * 2, None)
+            for seat in (0, 1):
+                await room.join(f"p{seat}", seat)
+            while room.match.current is not None:  # the first deal, to its end
+                seat = room.match.to_act()[0]
+                await room.act(seat, room.match.legal_actions(seat)[0])
+            rooms.append(room)
+        transactions, commits = [], []
+        monkeypatch.setattr(store, "transact", lambda *args: transactions.append(args))
+        run = store.store_statements
+        monkeypatch.setattr(store, "store_statements",
+                            lambda statements: commits.append(statements) or run(statements))
+
+        await asyncio.gather(*(room._step("deal", None) for room in rooms))
+        assert transactions == [] and len(commits) == 1
+        assert [len(room.match.deals) for room in rooms] == [2] * 4
+        with store.sessions() as session:
+            stored = session.execute(select(DealRow.match_id, DealRow.index, DealRow.deck)
+                                     .where(DealRow.index == 1)).all()
+        assert sorted((m, list(deck)) for m, _, deck in stored) \
+            == sorted((room.match_id, list(room.match.current.deck)) for room in rooms)
+    finally:
+        await manager.close()
         store.close()
 
 
