@@ -17,7 +17,6 @@ import secrets
 import time
 from collections import deque
 from dataclasses import dataclass
-from datetime import datetime, timezone
 
 import orjson
 from sqlalchemy import bindparam, func
@@ -29,7 +28,8 @@ from . import logs
 from .broadcast import Broadcaster, LocalBroadcaster
 from .db import json_text as encode
 from .history import iso
-from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Room as RoomRow, RoomEvent, Seat
+from .models import (ActionRow, DealRow, MatchPlayer, MatchRow, Room as RoomRow, RoomEvent,
+                     Seat, now)
 from .settings import Settings
 from .store import Conflict, Snapshot, StorageError, Store, Tail, token_hash
 
@@ -66,10 +66,6 @@ class RoomError(Exception):
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code, self.message = code, message
-
-
-def now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 def new_code() -> str:

@@ -283,15 +283,15 @@ class Store:
         SQLite is a local file whose commit takes about a millisecond, most of it the fsync:
         the event loop writes itself, at the end of the loop iteration that asked (a thread
         that took the commit off the loop cost 15% more CPU at 1,000 tables, for a p99 no
-        lower; SQLITE_SYNCHRONOUS=NORMAL takes the fsync away instead). Once writes come together (one of the last two commits
-        stored more than one), not before :data:`COMMIT_INTERVAL` after the last commit began:
-        a commit costs much the same for one action as for several (its fsync is most of it),
-        and at 1,000 actions/s one commit per loop iteration stored 1.4 on average. (Looking
-        at the last commit alone, a single write now and then under steady load sent a third
-        of the commits back to one write each.) While writes come one at a time they are
-        committed at once (waiting would only add latency and wake-ups). Any other database is
-        across a network that may be slow or gone: one writer thread waits for it, never the
-        event loop."""
+        lower; SQLITE_SYNCHRONOUS=NORMAL takes the fsync away instead). Once writes come
+        together (one of the last two commits stored more than one), not before
+        :data:`COMMIT_INTERVAL` after the last commit began: a commit costs much the same for
+        one action as for several (its fsync is most of it), and at 1,000 actions/s one commit
+        per loop iteration stored 1.4 on average. (Looking at the last commit alone, a single
+        write now and then under steady load sent a third of the commits back to one write
+        each.) While writes come one at a time they are committed at once (waiting would only
+        add latency and wake-ups). Any other database is across a network that may be slow or
+        gone: one writer thread waits for it, never the event loop."""
         loop = asyncio.get_running_loop()
         write = _Write(work, list(statements), on_commit, loop, loop.create_future())
         with self._threads_lock:
