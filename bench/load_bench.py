@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import secrets
@@ -147,11 +148,20 @@ class Table:
             self.next_slot = time.monotonic() + random.random() / self.pace
 
     async def slot(self) -> None:
+        """Wait for the table's next tick: every 1/pace seconds, on the table's own clock.
+        Moves that come after the tick (a new deal, after the pause between deals) wait for the
+        next one rather than go at once: tables whose deals came together, held up by a pause
+        of the server or of this process, would otherwise act in step from then on (in
+        Black Maria matches to 40 at 1,000 tables, about 180 tables came to act in the same
+        two hundredths of a second, and p99 was 20 ms rather than 8)."""
         if not self.pace:
             return
         now = time.monotonic()
-        at = max(now, self.next_slot)
-        self.next_slot = at + 1 / self.pace
+        period = 1 / self.pace
+        at = self.next_slot
+        if at < now:
+            at += math.ceil((now - at) / period) * period
+        self.next_slot = at + period
         if at > now:
             await asyncio.sleep(at - now)
 

@@ -1,0 +1,57 @@
+"""The load benchmark's pacing: each table acts on its own clock."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import pathlib
+
+import pytest
+
+PATH = pathlib.Path(__file__).resolve().parents[2] / "bench" / "load_bench.py"
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    """The bench module on a clock that moves only when it sleeps."""
+    spec = importlib.util.spec_from_file_location("load_bench", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    clock = [100.0]
+
+    async def sleep(seconds):
+        clock[0] += seconds
+
+    monkeypatch.setattr(module.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(module.asyncio, "sleep", sleep)
+    module.clock = clock
+    return module
+
+
+def test_a_table_acts_once_per_tick_from_its_own_phase(bench):
+    table = bench.Table(0, 3, pace=2)  # a tick every half second
+    table.begin()
+    phase = table.next_slot
+    assert 100.0 <= phase < 100.5
+    acted = []
+    for _ in range(3):
+        asyncio.run(table.slot())
+        acted.append(bench.clock[0])
+    assert acted == pytest.approx([phase, phase + 0.5, phase + 1.0])
+
+
+def test_moves_that_come_after_the_tick_wait_for_the_next_one(bench):
+    """After a pause (between deals, or the server held up) the table keeps its rhythm: tables
+    whose moves came at the same moment do not act in step from then on."""
+    tables = [bench.Table(i, 3, pace=1) for i in range(2)]
+    for table, phase in zip(tables, (0.2, 0.7)):
+        table.next_slot = 100.0 + phase
+    bench.clock[0] = 103.9  # both tables' next moves come now, long after their ticks
+    acted = []
+    for table in tables:
+        start = bench.clock[0]
+        asyncio.run(table.slot())
+        acted.append(bench.clock[0])
+        bench.clock[0] = start
+    assert acted == pytest.approx([104.2, 104.7])
+    assert tables[0].next_slot == pytest.approx(105.2)
