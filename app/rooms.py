@@ -209,6 +209,9 @@ class Room:
                       for s in snap.seats]
         self.seq = snap.seq
         self.chat = [self._chat_payload(e) for e in snap.chat]
+        #: ROOM and the chat, encoded for the next delivery (see _deliver)
+        self._room_text: orjson.Fragment | None = None
+        self._chat_text: orjson.Fragment | None = None
         self.match: Match | None = None
         self.match_id: int | None = None
         self.match_number = 0
@@ -379,11 +382,14 @@ class Room:
         if not events:
             return
         self.last_used = time.monotonic()
+        for _, kind, data in events:
+            if kind != "action" or data.get("match_over"):
+                self._room_text = None
+            if kind == "chat":
+                self._chat_text = None
         if not self.conns:
             return
-        # What every seat gets alike is encoded once (JSON fragments), each seat's view alone.
-        common = {"room": orjson.Fragment(encode(self.info())),
-                  "chat": orjson.Fragment(encode(self.chat))}
+        common = {"room": self._room_fragment(), "chat": self._chat_fragment()}
         seats = list({conn.seat for conn in self.conns})
         views = dict(zip(seats, self.match.views(seats))) if self.match is not None else {}
         frames: dict = {}  # seat -> its encoded messages: built and encoded once per seat
@@ -398,6 +404,25 @@ class Room:
                     texts = frames[seat] = self._event_texts(events, seat, common, views.get(seat))
             for text in texts:
                 conn.send_text(text)
+
+    def _room_fragment(self) -> orjson.Fragment:
+        """ROOM, encoded once for every seat, and kept from one delivery to the next until
+        something in it may have changed: a seat, the match or its status (events other than
+        actions, and the action that ends the match) or a seat's presence. Rooms with a turn
+        timer (its clock runs) or with seats connected to other processes (their presence
+        expires) build it for each delivery."""
+        text = self._room_text
+        if text is None:
+            text = orjson.Fragment(encode(self.info()))
+            if not self.turn_timer and not self.remote:
+                self._room_text = text
+        return text
+
+    def _chat_fragment(self) -> orjson.Fragment:
+        """The chat, encoded once for every seat, until the next chat event."""
+        if self._chat_text is None:
+            self._chat_text = orjson.Fragment(encode(self.chat))
+        return self._chat_text
 
     def _event_texts(self, events, seat: int | None, common: dict, view: dict | None,
                      extra: dict | None = None) -> list[str]:
@@ -415,6 +440,7 @@ class Room:
         return texts
 
     def _presence(self, seat: int, connected: bool) -> None:
+        self._room_text = None
         text = encode({"type": "presence", "seat": seat, "connected": connected})
         for conn in list(self.conns):
             conn.send_text(text)

@@ -1,0 +1,99 @@
+"""Room delivery, in process: what every seat gets alike (ROOM, the chat) is encoded once and
+kept between deliveries, so each change of it must reach the next state sent."""
+
+from __future__ import annotations
+
+import asyncio
+
+import orjson
+import pytest
+
+from app.rooms import Connection, RoomManager
+from app.settings import Settings
+from app.store import Store
+
+
+class Seat:
+    """A connection whose frames are kept, decoded."""
+
+    def __init__(self):
+        self.messages: list[dict] = []
+        self.conn = Connection(self._send)
+
+    async def _send(self, text: str) -> None:
+        self.messages.append(orjson.loads(text))
+
+    @property
+    def state(self) -> dict:
+        return next(m["state"] for m in reversed(self.messages) if "state" in m)
+
+
+@pytest.fixture
+async def table(tmp_path):
+    """A Black Maria room to one deal, three people connected: (room, seats, tokens)."""
+    from app.migrate import upgrade
+
+    url = f"sqlite:///{tmp_path}/rooms.db"
+    upgrade(url)
+    settings = Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0)
+    store = Store(url)
+    manager = RoomManager(settings, store)
+    room = await manager.create("black_maria", {"target": 1}, [("open", None)] * 3, None)
+    seats, tokens = [], []
+    for i in range(3):
+        _, token = await room.join(f"p{i}", i)
+        seat = Seat()
+        await room.attach(seat.conn, token, None)
+        seats.append(seat)
+        tokens.append(token)
+    for _ in range(100):
+        if room.match is not None and room.match.current is not None:
+            break
+        await asyncio.sleep(0.01)
+    yield room, seats, tokens
+    await manager.close()
+    store.close()
+
+
+async def act(room, seats) -> None:
+    """The first legal move of the seat whose turn it is."""
+    match = room.match
+    seat = match.to_act()[0]
+    moves = match.moves(seat)
+    action = ({"type": "play", "card": moves["play"][0]} if "play" in moves
+              else {"type": "pass", "cards": moves["pass"]["from"][:3]})
+    await room.act(seat, action, by=seats[seat].conn)
+
+
+async def test_each_change_of_room_or_chat_reaches_the_next_state(table):
+    room, seats, tokens = table
+    await act(room, seats)
+    assert seats[0].state["room"]["seats"][2]["connected"]
+    # a person leaves: the states after say so
+    room.detach(seats[2].conn)
+    await act(room, seats)
+    assert not seats[0].state["room"]["seats"][2]["connected"]
+    # ... and comes back
+    back = Seat()
+    await room.attach(back.conn, tokens[2], None)
+    seats[2] = back
+    await act(room, seats)
+    assert seats[0].state["room"]["seats"][2]["connected"]
+    # a chat line
+    await room.say(1, "hello")
+    await act(room, seats)
+    assert [line["text"] for line in seats[0].state["chat"]] == ["hello"]
+    # a seat handed to a bot
+    room.detach(seats[2].conn)
+    await room.standin(0, 2, "rules")
+    await act(room, seats)
+    assert seats[0].state["room"]["seats"][2]["standin"]
+    # the match ends: its last state says finished
+    while not room.match.finished:
+        if room.seats[room.match.to_act()[0]].played_by_bot:
+            await asyncio.sleep(0.01)
+        else:
+            await act(room, seats)
+    await asyncio.sleep(0.05)
+    assert seats[0].state["room"]["status"] == "finished"
+    assert seats[0].state["room"] == room.info()
