@@ -38,6 +38,8 @@ class BlackMariaDeal(TrickDeal):
         #: The seats whose pass is still awaited, clockwise from the dealer's left.
         self.to_pass = self.clockwise_from(dealer + 1)
         self.received: list[list[str] | None] = [None, None, None]
+        #: Each seat's penalty points so far: its captured cards', added up trick by trick.
+        self.penalties = [0, 0, 0]
 
     # -- turns ---------------------------------------------------------------------------------
 
@@ -106,7 +108,7 @@ class BlackMariaDeal(TrickDeal):
         if len(trick) < 3:
             self.turn = (seat + 1) % 3
             return
-        self.close_trick()
+        self.penalties[self.close_trick()] += penalty(trick)
         if not hand:  # every hand is as long as this one between tricks
             self.phase, self.over = "over", True
             self.turn = self.leader = None
@@ -116,7 +118,7 @@ class BlackMariaDeal(TrickDeal):
     # -- scores and views ----------------------------------------------------------------------
 
     def scores(self) -> list[int]:
-        return list(map(penalty, self.captured))
+        return list(self.penalties)
 
     def summary(self) -> dict:
         return {

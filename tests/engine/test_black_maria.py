@@ -7,7 +7,7 @@ import re
 import pytest
 
 from engine import EVERYONE, GAMES, IllegalAction, MalformedAction, NotYourTurn, new_match
-from engine.black_maria import PENALTY, BlackMariaDeal
+from engine.black_maria import PENALTY, penalty
 from engine.bots import bot_for
 from engine.bots.random_bot import random_bot
 from engine.record import replay, summary
@@ -184,16 +184,15 @@ def test_penalties_are_hearts_one_and_spade_honours():
 
 
 def test_seed_example_17_13_13():
-    deal = BlackMariaDeal({"target": 100}, 0, list(GAME.pack.cards))
+    """A seat's score is the penalty of the cards it captured (the deal adds it up trick by
+    trick: the random play-outs check it against the captured cards)."""
     hearts = [r + "H" for r in "AKQJT98765432"]
-    deal.captured = [["QS", *hearts[:4], "2D"], ["KS", *hearts[4:7]], ["AS", *hearts[7:], "5C"]]
-    assert deal.scores() == [17, 13, 13] and sum(deal.scores()) == 43
+    captured = [["QS", *hearts[:4], "2D"], ["KS", *hearts[4:7]], ["AS", *hearts[7:], "5C"]]
+    assert [penalty(pile) for pile in captured] == [17, 13, 13]
 
 
 def test_taking_all_43_is_no_reward():
-    deal = BlackMariaDeal({"target": 100}, 0, list(GAME.pack.cards))
-    deal.captured = [list(GAME.pack.cards), [], []]
-    assert deal.scores() == [43, 0, 0]
+    assert [penalty(pile) for pile in (GAME.pack.cards, [], [])] == [43, 0, 0]
 
 
 @pytest.mark.parametrize("totals, winners", [
@@ -268,6 +267,7 @@ def test_random_playouts_keep_every_invariant():
             play_random_deal(match, rng, no_leak_and_refusal_check if checks else
                              lambda *_: None)
             assert sum(deal.scores()) == 43
+            assert deal.scores() == captured_penalties(deal)
             assert sorted(c for pile in deal.captured for c in pile) == sorted(GAME.pack.cards)
             assert all(not h for h in deal.hands)
             deals += 1
@@ -275,6 +275,11 @@ def test_random_playouts_keep_every_invariant():
         assert summary(again) == summary(match)
         assert match.winners == [s for s, t in enumerate(match.totals) if t == min(match.totals)]
     assert deals > 300
+
+
+def captured_penalties(deal) -> list[int]:
+    """Each seat's penalty, worked out from scratch from the cards it captured."""
+    return [sum(PENALTY[card] for card in pile) for pile in deal.captured]
 
 
 def test_thousands_of_random_deals_sum_to_43():
@@ -285,6 +290,7 @@ def test_thousands_of_random_deals_sum_to_43():
         while match.current:
             seat = match.to_act()[0]
             match.apply(seat, random_bot(None, match.moves(seat), rng))
+            assert deal.scores() == captured_penalties(deal)  # after every trick, as it goes
         assert sum(deal.scores()) == 43
     assert sum(match.totals) == 43 * 2000
 
