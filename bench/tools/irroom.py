@@ -1,0 +1,77 @@
+"""The server's own work per action, without sockets: K Black Maria rooms of three people on
+SQLite, whose connections keep nothing, each acting in turn through ``app.ws.handle`` (K/B
+batches of B rooms at a time, so that writes share group commits as under load), ROUNDS times.
+Prints CPU ms per action; irroom.sh counts its instructions (0 rounds subtracted).
+
+    .venv/bin/python bench/tools/irroom.py [K=100] [B=10] [ROUNDS=50]
+"""
+import asyncio
+import pathlib
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))
+
+from app.migrate import upgrade  # noqa: E402
+from app.rooms import Connection, RoomManager  # noqa: E402
+from app.settings import Settings  # noqa: E402
+from app.store import Store  # noqa: E402
+from app.ws import handle  # noqa: E402
+
+
+async def discard(text: str) -> None:
+    return None
+
+
+def first_move(moves: dict) -> dict:
+    if "play" in moves:
+        return {"type": "play", "card": moves["play"][0]}
+    return {"type": "pass", "cards": moves["pass"]["from"][:3]}
+
+
+async def main(rooms: int, batch: int, rounds: int) -> None:
+    url = f"sqlite:///{tempfile.mkdtemp()}/irroom.db"
+    upgrade(url)
+    store = Store(url)
+    manager = RoomManager(Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0,
+                                   log_level="WARNING"), store)
+    tables = []
+    for _ in range(rooms):
+        room = await manager.create("black_maria", {"target": 10 ** 6}, [("open", None)] * 3,
+                                    None)
+        conns = []
+        for seat in range(3):
+            _, token = await room.join(f"p{seat}", seat)
+            conns.append(Connection(discard))
+            await room.attach(conns[-1], token, None)
+        tables.append((room, conns))
+    while any(room.match is None or room.match.current is None for room, _ in tables):
+        await asyncio.sleep(0.01)
+    sent = 0
+
+    async def act(room, conns) -> None:
+        nonlocal sent
+        match = room.match
+        if match.current is None:  # between deals: the room's driver deals the next one
+            return
+        seat = match.to_act()[0]
+        sent += 1
+        data = {"type": "action", "id": str(sent), "action": first_move(match.moves(seat))}
+        await handle(room, conns[seat], "action", data, data["id"])
+
+    cpu = time.process_time()
+    for _ in range(rounds):
+        for start in range(0, rooms, batch):
+            await asyncio.gather(*(act(*table) for table in tables[start:start + batch]))
+        await asyncio.sleep(0)
+    cpu = time.process_time() - cpu
+    if sent:
+        print(f"{sent} actions, {1000 * cpu / sent:.3f} ms CPU per action")
+    await manager.close()
+    store.close()
+
+
+if __name__ == "__main__":
+    k, b, r = (int(a) for a in (sys.argv[1:] + ["100", "10", "50"][len(sys.argv) - 1:]))
+    asyncio.run(main(k, b, r))
