@@ -1,12 +1,14 @@
 """The server's own work per action, without sockets: K Black Maria rooms of three people on
-SQLite, whose connections keep nothing, each acting in turn through ``app.ws.handle`` (K/B
-batches of B rooms at a time, so that writes share group commits as under load), ROUNDS times.
+SQLite, whose connections keep nothing, each choosing as the load bench's seats do and acting
+in turn through ``app.ws.handle`` (K/B batches of B rooms at a time, so that writes share group
+commits as under load), ROUNDS times.
 Prints CPU ms per action; irroom.sh counts its instructions (0 rounds subtracted).
 
     .venv/bin/python bench/tools/irroom.py [K=100] [B=10] [ROUNDS=50]
 """
 import asyncio
 import pathlib
+import random
 import sys
 import tempfile
 import time
@@ -18,16 +20,11 @@ from app.rooms import Connection, RoomManager  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.store import Store  # noqa: E402
 from app.ws import handle  # noqa: E402
+from bench.load_bench import choose  # noqa: E402
 
 
 async def discard(text: str) -> None:
     return None
-
-
-def first_move(moves: dict) -> dict:
-    if "play" in moves:
-        return {"type": "play", "card": moves["play"][0]}
-    return {"type": "pass", "cards": moves["pass"]["from"][:3]}
 
 
 async def main(rooms: int, batch: int, rounds: int) -> None:
@@ -49,6 +46,7 @@ async def main(rooms: int, batch: int, rounds: int) -> None:
     while any(room.match is None or room.match.current is None for room, _ in tables):
         await asyncio.sleep(0.01)
     sent = 0
+    rng = random.Random(1)  # the same choices every run
 
     async def act(room, conns) -> None:
         nonlocal sent
@@ -57,7 +55,7 @@ async def main(rooms: int, batch: int, rounds: int) -> None:
             return
         seat = match.to_act()[0]
         sent += 1
-        data = {"type": "action", "id": str(sent), "action": first_move(match.moves(seat))}
+        data = {"type": "action", "id": str(sent), "action": choose(match.moves(seat), rng)}
         await handle(room, conns[seat], "action", data, data["id"])
 
     cpu = time.process_time()
