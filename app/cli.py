@@ -48,9 +48,16 @@ def serve_command(host: str, port: int, migrate: bool) -> int:
     logs.configure(settings.log_level)
     app = create_app(settings)
     calm_garbage_collector()
-    uvicorn.run(app, host=host, port=port, ws_max_size=settings.ws_max_size,
-                ws_per_message_deflate=settings.ws_deflate, log_level="info")
+    uvicorn.run(app, host=host, port=port, log_level="info", **websocket_options(settings))
     return 0
+
+
+def websocket_options(settings) -> dict:
+    """How uvicorn runs cardroom's WebSockets (``cardroom serve``, and the tests' server)."""
+    from app.keepalive import SpreadPings
+
+    return {"ws": SpreadPings, "ws_max_size": settings.ws_max_size,
+            "ws_per_message_deflate": settings.ws_deflate}
 
 
 def calm_garbage_collector() -> None:

@@ -73,9 +73,10 @@ def free_port() -> int:
 class LiveServer:
     """The real app under uvicorn in a background thread (its own event loop)."""
 
-    def __init__(self, database_url: str, **settings):
+    def __init__(self, database_url: str, uvicorn_options: dict | None = None, **settings):
         import uvicorn
 
+        from app.cli import websocket_options
         from app.main import create_app
         from app.settings import Settings
 
@@ -84,7 +85,8 @@ class LiveServer:
         self.app = create_app(self.settings)
         self.port = free_port()
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                ws_max_size=self.settings.ws_max_size, lifespan="on")
+                                lifespan="on", **{**websocket_options(self.settings),
+                                                  **(uvicorn_options or {})})
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
