@@ -27,8 +27,8 @@ its stored scores); and the share of this machine's CPU time its host took back 
 from __future__ import annotations
 
 import argparse
-import gc
 import asyncio
+import gc
 import json
 import math
 import os

@@ -51,15 +51,23 @@ def postgres_url():
         yield url
 
 
+def fresh_sqlite(tmp_path_factory, name: str) -> str:
+    """The URL of a new, migrated SQLite database file."""
+    from app.migrate import upgrade
+
+    url = f"sqlite:///{tmp_path_factory.mktemp(name)}/cardroom.db"
+    upgrade(url)
+    return url
+
+
 @pytest.fixture(scope="session", params=["sqlite", "postgres"])
 def database_url(request, tmp_path_factory):
     """A migrated, empty database for the session: SQLite file, then PostgreSQL."""
     from app.migrate import upgrade
 
     if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('db')}/cardroom.db"
-    else:
-        url = request.getfixturevalue("postgres_url")
+        return fresh_sqlite(tmp_path_factory, "db")
+    url = request.getfixturevalue("postgres_url")
     upgrade(url)
     return url
 

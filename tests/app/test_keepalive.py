@@ -13,19 +13,16 @@ from websockets.frames import Frame, Opcode
 from websockets.uri import parse_uri
 
 from tests.app.cardroom_client import create_room
-from tests.conftest import LiveServer
+from tests.conftest import LiveServer, fresh_sqlite
 
 INTERVAL = 0.2
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from app.migrate import upgrade
-
-    url = f"sqlite:///{tmp_path_factory.mktemp('keepalive')}/cardroom.db"
-    upgrade(url)
-    live = LiveServer(url, uvicorn_options={"ws_ping_interval": INTERVAL,
-                                            "ws_ping_timeout": 0.5}).start()
+    options = {"ws_ping_interval": INTERVAL, "ws_ping_timeout": 0.5}
+    live = LiveServer(fresh_sqlite(tmp_path_factory, "keepalive"), uvicorn_options=options)
+    live.start()
     yield live
     live.stop()
 

@@ -45,12 +45,10 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def live(tmp_path_factory):
     """A live server on a fresh SQLite database holding the demo matches (finished)."""
-    from app.migrate import upgrade
     from app.seeds import load_demo
-    from tests.conftest import LiveServer
+    from tests.conftest import LiveServer, fresh_sqlite
 
-    url = f"sqlite:///{tmp_path_factory.mktemp('browserdb')}/cardroom.db"
-    upgrade(url)
+    url = fresh_sqlite(tmp_path_factory, "browserdb")
     load_demo(url)
     server = LiveServer(url).start()
     yield server
