@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime, timezone
 
 from sqlalchemy import select
@@ -10,7 +11,7 @@ from sqlalchemy.orm import Session
 from engine import GAMES
 from engine.core import RECORD_FORMAT
 
-from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Player, Room
+from .models import DealRow, MatchPlayer, MatchRow, Player, Room, match_actions
 
 
 def iso(value: datetime | None) -> str | None:
@@ -83,10 +84,7 @@ def match_detail(session: Session, match_id: int) -> dict | None:
     match, code = row
     deals = list(session.scalars(select(DealRow).where(DealRow.match_id == match_id)
                                  .order_by(DealRow.index)))
-    counts: dict[int, int] = {}
-    for (index,) in session.execute(select(ActionRow.deal_index)
-                                    .where(ActionRow.match_id == match_id)):
-        counts[index] = counts.get(index, 0) + 1
+    counts = Counter(event.data["deal"] for event in session.scalars(match_actions(match)))
     out = summary_of(match, code, _players(session, [match_id])[match_id], len(deals))
     out["teams"] = GAMES[match.game].teams
     out["deal_list"] = [
@@ -107,9 +105,9 @@ def record(session: Session, match_id: int) -> dict | None:
     deals = list(session.scalars(select(DealRow).where(DealRow.match_id == match_id)
                                  .order_by(DealRow.index)))
     actions: dict[int, list] = {}
-    for a in session.scalars(select(ActionRow).where(ActionRow.match_id == match_id)
-                             .order_by(ActionRow.seq)):
-        actions.setdefault(a.deal_index, []).append([a.seat, a.action])
+    for event in session.scalars(match_actions(match)):
+        data = event.data
+        actions.setdefault(data["deal"], []).append([data["seat"], data["action"]])
     entries = []
     for d in deals:
         entry = {"dealer": d.dealer, "deck": d.deck}

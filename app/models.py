@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import (JSON, Boolean, DateTime, Float, ForeignKey, Integer, String,
-                        UniqueConstraint)
+from sqlalchemy import (JSON, Boolean, DateTime, Float, ForeignKey, Integer, Select, String,
+                        UniqueConstraint, select)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -96,22 +96,15 @@ class DealRow(Base):
     ended: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
-class ActionRow(Base):
-    __tablename__ = "actions"
-    __table_args__ = (UniqueConstraint("match_id", "seq"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
-    seq: Mapped[int] = mapped_column(Integer)
-    deal_index: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[dict] = mapped_column(JSON)
-    #: the client's id for the action (retries are applied once); None for bots
-    client_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-
-
 class RoomEvent(Base):
-    """The room's numbered event stream. Action events hold the raw action: redacted per viewer."""
+    """The room's numbered event stream, and the one place actions are stored.
+
+    An action event's ``data`` is ``{"match", "deal", "seat", "action", "deal_over",
+    "match_over", "n"}`` (``n``: the action's number in its match, from 0), the action in normal
+    form and raw: redacted per viewer when sent. Its ``match_id`` repeats ``data["match"]`` so
+    that a match's actions can be selected (:func:`match_actions`), and ``client_id`` is the
+    client's id for it (a retry is applied once; None for bots). One row per action: a second
+    table of actions had cost each action a second row and a second unique index to write."""
 
     __tablename__ = "room_events"
     __table_args__ = (UniqueConstraint("room_id", "seq"),)
@@ -121,5 +114,16 @@ class RoomEvent(Base):
     kind: Mapped[str] = mapped_column(String(16))
     data: Mapped[dict] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id"), nullable=True)
+    client_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
+
+
+def match_actions(match: MatchRow) -> Select:
+    """A match's action events, in order. Read through the room's unique (room, seq) index:
+    a room holds few matches, and an index of their own would be written with every action."""
+    return (select(RoomEvent)
+            .where(RoomEvent.room_id == match.room_id, RoomEvent.kind == "action",
+                   RoomEvent.match_id == match.id)
+            .order_by(RoomEvent.seq))
 
 

@@ -28,7 +28,7 @@ from . import logs
 from .broadcast import Broadcaster, LocalBroadcaster
 from .db import json_text as encode
 from .history import iso
-from .models import (ActionRow, DealRow, MatchPlayer, MatchRow, Room as RoomRow, RoomEvent,
+from .models import (DealRow, MatchPlayer, MatchRow, Room as RoomRow, RoomEvent,
                      Seat, now)
 from .settings import Settings
 from .store import Conflict, Snapshot, StorageError, Store, Tail, token_hash
@@ -42,11 +42,10 @@ MISSED_LIMIT = 1000
 PRESENCE_TTL = 15.0
 _DEALS, _MATCHES = DealRow.__table__, MatchRow.__table__
 # The statements of the actions' hot path (and of new deals), made once: Store.write groups a
-# group commit's statements by identity, one executemany each. Events' and actions' rows are
-# stamped with the database's clock as they are stored: a time taken and formatted in Python
-# for each row had cost more than the rest of its parameters.
+# group commit's statements by identity, one executemany each. Events' rows are stamped with
+# the database's clock as they are stored: a time taken and formatted in Python for each row
+# had cost more than the rest of its parameters.
 _STORE_EVENT = RoomEvent.__table__.insert().values(created=func.now())
-_STORE_ACTION = ActionRow.__table__.insert().values(created=func.now())
 _STORE_DEAL = _DEALS.insert().values(over=False)
 _END_DEAL = _DEALS.update().where(
     _DEALS.c.match_id == bindparam("the_match"), _DEALS.c.index == bindparam("the_deal")
@@ -225,15 +224,16 @@ class Room:
             return
         self.match_id, self.match_number = snap.match.id, snap.match.number
         match = Match(GAMES[self.game], snap.match.options)
-        by_deal: dict[int, list[ActionRow]] = {}
+        by_deal: dict[int, list[RoomEvent]] = {}
         for row in snap.actions:
-            by_deal.setdefault(row.deal_index, []).append(row)
+            by_deal.setdefault(row.data["deal"], []).append(row)
         for deal in snap.deals:
             match.start_deal(list(deal.deck), deal.dealer, deal.kitty)
             for row in by_deal.get(deal.index, []):
-                normal = match.apply(row.seat, row.action)
+                seat = row.data["seat"]
+                match.apply(seat, row.data["action"])
                 if row.client_id:
-                    self.client_ids[row.seat][row.client_id] = None
+                    self.client_ids[seat][row.client_id] = None
         self.action_count = len(snap.actions)
         self.match = match
 
@@ -446,14 +446,16 @@ class Room:
             conn.send_text(text)
 
     async def _commit(self, events: list[tuple[str, dict]], extra, statements: list = (),
-                      then=None) -> list[tuple[int, str, dict]]:
+                      then=None, client_id: str | None = None) -> list[tuple[int, str, dict]]:
         """Store ``events`` (with whatever ``extra(session)`` does and ``statements`` do) in
         one transaction, and number them. ``then(numbered)`` runs right after the commit, before
         this returns (Store.write's on_commit). On failure, rebuild from the database and
-        raise RoomError."""
+        raise RoomError. An action event is stored with its match and ``client_id``."""
         numbered = [(self.seq + 1 + i, kind, data) for i, (kind, data) in enumerate(events)]
         statements = [*statements, *(
-            (_STORE_EVENT, {"room_id": self.id, "seq": seq, "kind": kind, "data": data})
+            (_STORE_EVENT, {"room_id": self.id, "seq": seq, "kind": kind, "data": data,
+                            "match_id": data["match"] if kind == "action" else None,
+                            "client_id": client_id if kind == "action" else None})
             for seq, kind, data in numbered)]
 
         def committed(_result) -> None:
@@ -560,9 +562,7 @@ class Room:
         if [event.seq for event in events] != list(range(self.seq + 1,
                                                          self.seq + 1 + len(events))):
             return None
-        return Tail(events=events, client_ids={
-            (event.data.get("match"), event.data.get("n")): event.client_id
-            for event in events if event.kind == "action" and event.client_id is not None})
+        return Tail(events=events)
 
     def _apply_tail(self, tail: Tail) -> bool:
         """Apply stored events in order; False if they do not fit the replica (the caller
@@ -581,9 +581,8 @@ class Room:
                     match.apply(data["seat"], data["action"])
                 except EngineError:
                     return False
-                client_id = tail.client_ids.get((self.match_id, data["n"]))
-                if client_id is not None:
-                    self.client_ids[data["seat"]][client_id] = row.seq
+                if row.client_id is not None:
+                    self.client_ids[data["seat"]][row.client_id] = row.seq
                 self.action_count += 1
             elif kind == "deal":
                 deal = tail.deals.get((data.get("match"), data.get("deal")))
@@ -637,8 +636,8 @@ class Room:
                    by: Connection | None) -> dict:
         await self._ensure_fresh()
         if client_id is not None and client_id in self.client_ids[seat]:
-            action = await asyncio.to_thread(self.store.client_action, self.match_id, seat,
-                                             client_id)
+            action = await asyncio.to_thread(self.store.client_action, self.id, self.match_id,
+                                             seat, client_id)
             return {"seq": self.client_ids[seat][client_id], "action": action,
                     "duplicate": True}
         match = self.match
@@ -658,11 +657,10 @@ class Room:
         scores = deal.scores() if deal.over else None
         summary = deal.summary() if deal.over else None
 
-        statements = [(_STORE_ACTION, {"match_id": match_id, "seq": n, "deal_index": deal_index,
-                                       "seat": seat, "action": normal, "client_id": client_id})]
+        statements = []
         if scores is not None:
             at = now()
-            statements += [
+            statements = [
                 (_END_DEAL, {"the_match": match_id, "the_deal": deal_index, "new_scores": scores,
                              "new_summary": summary, "at": at}),
                 (_FINISH_MATCH if finished else _SCORE_MATCH,
@@ -679,7 +677,8 @@ class Room:
             self.last_progress = time.monotonic()
             self._finish(numbered, client_id, by)
 
-        await self._commit([("action", data)], None, statements=statements, then=stored)
+        await self._commit([("action", data)], None, statements=statements, then=stored,
+                           client_id=client_id)
         logs.event("action_stored", self.code, logging.DEBUG, match=match_id, deal=deal_index,
                    n=n, seat=seat, type=normal.get("type"), seq=result["seq"])
         if scores is not None:

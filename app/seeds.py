@@ -12,7 +12,7 @@ from sqlalchemy import select
 from engine.record import replay
 
 from .migrate import ROOT
-from .models import ActionRow, DealRow, MatchPlayer, MatchRow, Room, Seat
+from .models import DealRow, MatchPlayer, MatchRow, Room, RoomEvent, Seat
 from .store import Store
 
 
@@ -56,14 +56,19 @@ def _store(store, session, code, record, match, when) -> None:
         session.add(Seat(room_id=room.id, seat=seat, kind="human", name=name,
                          player_id=player.id, standin=False))
         session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=player.id, name=name))
-    seq = 0
+    n = 0
     for index, deal in enumerate(match.deals):
         session.add(DealRow(match_id=row.id, index=index, dealer=deal.dealer, deck=deal.deck,
                             kitty=list(deal.kitty) if deal.kitty is not None else None,
                             over=deal.over, scores=deal.scores(),
                             summary=deal.summary() if deal.over else None,
                             started=when, ended=when if deal.over else None))
-        for seat, action in deal.actions:
-            session.add(ActionRow(match_id=row.id, seq=seq, deal_index=index, seat=seat,
-                                  action=action, created=when))
-            seq += 1
+        for i, (seat, action) in enumerate(deal.actions):
+            deal_over = deal.over and i + 1 == len(deal.actions)
+            session.add(RoomEvent(
+                room_id=room.id, seq=n + 1, kind="action", created=when, match_id=row.id,
+                data={"match": row.id, "deal": index, "seat": seat, "action": action,
+                      "deal_over": deal_over,
+                      "match_over": deal_over and index + 1 == len(match.deals)
+                      and match.finished, "n": n}))
+            n += 1

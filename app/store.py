@@ -19,8 +19,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from .db import make_engine, make_sessions
-from .models import (ActionRow, DealRow, MatchPlayer, MatchRow, Player, Room, RoomEvent,
-                     Seat)
+from .models import (DealRow, MatchPlayer, MatchRow, Player, Room, RoomEvent, Seat,
+                     match_actions)
 
 
 log = logging.getLogger("cardroom.store")
@@ -117,7 +117,7 @@ class Snapshot:
     seats: list[Seat]
     match: MatchRow | None
     deals: list[DealRow] = field(default_factory=list)
-    actions: list[ActionRow] = field(default_factory=list)
+    actions: list[RoomEvent] = field(default_factory=list)  # the match's, in order
     seq: int = 0
     match_event_seq: int = 0
     chat: list[RoomEvent] = field(default_factory=list)
@@ -128,8 +128,7 @@ class Tail:
     """Events stored after a given number, with what applying them needs."""
 
     events: list[RoomEvent]
-    deals: dict = field(default_factory=dict)       # (match id, deal index) -> DealRow
-    client_ids: dict = field(default_factory=dict)  # (match id, action seq) -> client id
+    deals: dict = field(default_factory=dict)  # (match id, deal index) -> DealRow
     seats: list[Seat] | None = None
 
 
@@ -408,12 +407,16 @@ class Store:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def client_action(self, match_id: int, seat: int, client_id: str) -> dict | None:
+    def client_action(self, room_id: int, match_id: int, seat: int,
+                      client_id: str) -> dict | None:
         """The action ``seat`` stored in the match under ``client_id`` (a retry's ack)."""
         with self.sessions() as session:
-            return session.scalar(select(ActionRow.action).where(
-                ActionRow.match_id == match_id, ActionRow.seat == seat,
-                ActionRow.client_id == client_id))
+            for data in session.scalars(select(RoomEvent.data).where(
+                    RoomEvent.room_id == room_id, RoomEvent.match_id == match_id,
+                    RoomEvent.client_id == client_id)):
+                if data["seat"] == seat:
+                    return data["action"]
+            return None
 
     def room_id(self, code: str) -> int | None:
         with self.sessions() as session:
@@ -448,9 +451,7 @@ class Store:
             if match is not None:
                 snap.deals = list(session.scalars(
                     select(DealRow).where(DealRow.match_id == match.id).order_by(DealRow.index)))
-                snap.actions = list(session.scalars(
-                    select(ActionRow).where(ActionRow.match_id == match.id)
-                    .order_by(ActionRow.seq)))
+                snap.actions = list(session.scalars(match_actions(match)))
                 snap.match_event_seq = session.scalar(
                     select(func.max(RoomEvent.seq)).where(RoomEvent.room_id == room.id,
                                                           RoomEvent.kind == "match")) or 0
@@ -461,8 +462,7 @@ class Store:
 
     def tail(self, room_id: int, after: int) -> "Tail":
         """What a room stored after event ``after``: the events, and the rows they need to be
-        applied incrementally (the packs of new deals, the client ids of new actions, the
-        seats if a seat changed). Each event is stored in the same transaction as its rows, so
+        applied incrementally (the packs of new deals, the seats if a seat changed). Each event is stored in the same transaction as its rows, so
         rows read after the events are there."""
         with self.sessions() as session:
             events = list(session.scalars(
@@ -478,14 +478,6 @@ class Store:
                 for row in session.scalars(select(DealRow).where(
                         DealRow.match_id == match_id, DealRow.index.in_(indexes))):
                     tail.deals[(row.match_id, row.index)] = row
-            action_refs = [(e.data.get("match"), e.data.get("n"))
-                           for e in events if e.kind == "action"]
-            for match_id in {m for m, _ in action_refs}:
-                first = min(n for m, n in action_refs if m == match_id and n is not None)
-                for row in session.execute(select(ActionRow.seq, ActionRow.client_id).where(
-                        ActionRow.match_id == match_id, ActionRow.seq >= first,
-                        ActionRow.client_id.is_not(None))):
-                    tail.client_ids[(match_id, row.seq)] = row.client_id
             if any(e.kind == "seat" for e in events):
                 tail.seats = list(session.scalars(
                     select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat)))

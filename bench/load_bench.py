@@ -549,12 +549,13 @@ def fresh_database(kind: str, tmp: str) -> tuple[str, callable]:
 def stored_actions(url: str) -> int:
     from sqlalchemy import func, select
 
-    from app.models import ActionRow
+    from app.models import RoomEvent
     from app.store import Store
 
     store = Store(url)
     with store.sessions() as s:
-        n = s.scalar(select(func.count()).select_from(ActionRow))
+        n = s.scalar(select(func.count()).select_from(RoomEvent)
+                     .where(RoomEvent.kind == "action"))
     store.close()
     return n
 

@@ -11,7 +11,7 @@ import pytest
 import websockets
 from sqlalchemy import func, select
 
-from app.models import ActionRow
+from app.models import RoomEvent
 from cardroom_client import Client, create_room, join
 from engine.record import replay
 
@@ -25,10 +25,15 @@ async def seated(server, game="black_maria", seats=("open", "bot:rules", "bot:ra
     return code, token, client
 
 
-def stored_actions(server, match_id: int) -> int:
+def action_events(server, match_id: int) -> list[RoomEvent]:
+    """The match's stored actions (its action events), in order."""
     with server.app.state.store.sessions() as session:
-        return session.scalar(select(func.count()).select_from(ActionRow)
-                              .where(ActionRow.match_id == match_id))
+        return list(session.scalars(select(RoomEvent).where(
+            RoomEvent.kind == "action", RoomEvent.match_id == match_id).order_by(RoomEvent.seq)))
+
+
+def stored_actions(server, match_id: int) -> int:
+    return len(action_events(server, match_id))
 
 
 async def test_bad_messages_get_errors_and_the_room_goes_on(server):
@@ -94,9 +99,8 @@ async def test_bad_messages_get_errors_and_the_room_goes_on(server):
     assert (await other.next())["type"] == "_closed"
     assert other.ws.close_code == 1009
     # Nothing changed: no action stored, one chat event only; the room goes on to the end.
-    with server.app.state.store.sessions() as session:
-        assert session.scalar(select(func.count()).select_from(ActionRow).where(
-            ActionRow.match_id == anna.state["room"]["match"]["id"], ActionRow.seat == 0)) == 0
+    assert not [e for e in action_events(server, anna.state["room"]["match"]["id"])
+                if e.data["seat"] == 0]
     assert sum(1 for m in anna.messages if m["type"] == "event"
                and m["event"]["kind"] == "chat") == 1
     await anna.play()
@@ -118,9 +122,7 @@ async def test_retry_is_applied_once_and_one_of_two_racing_actions_wins(server):
     assert sorted([r1["type"], r2["type"]]) == ["error", "event"], (r1, r2)
     loser = r1 if r1["type"] == "error" else r2
     assert loser["code"] in ("not_your_turn", "illegal", "conflict")
-    with server.app.state.store.sessions() as session:
-        mine = session.scalars(select(ActionRow).where(ActionRow.match_id == match_id,
-                                                       ActionRow.seat == 0)).all()
+    mine = [e for e in action_events(server, match_id) if e.data["seat"] == 0]
     assert len(mine) == 1 and mine[0].client_id in ("race-1", "race-2")
     await twin.close()
     # A retry with the same id is applied once.
@@ -131,9 +133,7 @@ async def test_retry_is_applied_once_and_one_of_two_racing_actions_wins(server):
     again = await anna.act(action, "same-id")
     assert again["type"] == "ack" and again.get("duplicate") and again["seq"] == first["seq"]
     assert again["action"] == first["event"]["action"]  # the stored action, read back
-    with server.app.state.store.sessions() as session:
-        assert session.scalar(select(func.count()).select_from(ActionRow).where(
-            ActionRow.match_id == match_id, ActionRow.client_id == "same-id")) == 1
+    assert [e.client_id for e in action_events(server, match_id)].count("same-id") == 1
     await anna.play()
     await anna.close()
 
@@ -309,11 +309,8 @@ async def test_two_instances_racing_for_one_seat_store_one_action(database_url):
         # the loser's write conflicts; the room catches up and checks it again on the fresh
         # state, where the seat has already passed: the engine refuses it
         assert loser["code"] in ("conflict", "not_your_turn", "illegal")
-        with a.app.state.store.sessions() as session:
-            rows = session.scalars(select(ActionRow).where(
-                ActionRow.match_id == match_id, ActionRow.seq >= before)
-                .order_by(ActionRow.seq)).all()
-        assert [r.client_id for r in rows if r.seat == 0] in (["x-1"], ["x-2"])
+        rows = action_events(a, match_id)[before:]
+        assert [r.client_id for r in rows if r.data["seat"] == 0] in (["x-1"], ["x-2"])
         await anna.close()
         await twin.close()
     finally:

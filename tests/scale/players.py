@@ -102,15 +102,16 @@ def stored_client_ids(database_url: str) -> dict[str, int]:
     """client id -> how many stored actions carry it."""
     from sqlalchemy import func, select
 
-    from app.models import ActionRow
+    from app.models import RoomEvent
     from app.store import Store
 
     store = Store(database_url)
     try:
         with store.sessions() as s:
-            return dict(s.execute(select(ActionRow.client_id, func.count())
-                                  .where(ActionRow.client_id.is_not(None))
-                                  .group_by(ActionRow.client_id)).all())
+            return dict(s.execute(select(RoomEvent.client_id, func.count())
+                                  .where(RoomEvent.kind == "action",
+                                         RoomEvent.client_id.is_not(None))
+                                  .group_by(RoomEvent.client_id)).all())
     finally:
         store.close()
 

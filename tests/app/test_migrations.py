@@ -1,0 +1,106 @@
+"""Migrations that move stored data keep all of it: upgraded, and downgraded again."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from alembic import command
+from sqlalchemy import create_engine, inspect, text
+
+from app.migrate import alembic_config
+
+WHEN = "2026-11-30 10:00:00"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def blank_url(request, tmp_path):
+    """An empty database of its own, not migrated."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/blank.db"
+        return
+    from app.db import scratch_schema
+
+    base = request.getfixturevalue("postgres_url").split("?")[0]
+    with scratch_schema(base, "cardroom_migration") as url:
+        yield url
+
+
+def _insert(connection, table: str, **row) -> None:
+    row = {k: json.dumps(v) if isinstance(v, (dict, list)) else v for k, v in row.items()}
+    names = ", ".join(f'"{k}"' for k in row)
+    connection.execute(text(f"INSERT INTO {table} ({names}) VALUES "
+                            f"({', '.join(':' + k for k in row)})"), row)
+
+
+def _action(match, deal, seat, n, over=False, finished=False):
+    return {"match": match, "deal": deal, "seat": seat, "action": {"type": "play", "card": f"{n}S"},
+            "deal_over": over, "match_over": finished, "n": n}
+
+
+def _stored_at_0002(connection) -> None:
+    """Room 1: a running match whose two actions were stored with their events, a chat line
+    between them. Room 2: a finished match seeded without events (as `cardroom seed` did)."""
+    for room in (1, 2):
+        _insert(connection, "rooms", id=room, code=f"r{room}", game="black_maria",
+                options={}, created=WHEN)
+        _insert(connection, "matches", id=room, room_id=room, number=1, game="black_maria",
+                options={}, status="running" if room == 1 else "finished", started=WHEN,
+                totals=[0, 0, 0], winners=[])
+        _insert(connection, "deals", match_id=room, index=0, dealer=0, deck=["AS"],
+                over=room == 2, started=WHEN)
+    _insert(connection, "room_events", room_id=1, seq=1, kind="match",
+            data={"match": 1, "number": 1}, created=WHEN)
+    _insert(connection, "room_events", room_id=1, seq=2, kind="action",
+            data=_action(1, 0, 0, 0), created=WHEN)
+    _insert(connection, "room_events", room_id=1, seq=3, kind="chat",
+            data={"seat": 1, "text": "hi"}, created=WHEN)
+    _insert(connection, "room_events", room_id=1, seq=4, kind="action",
+            data=_action(1, 0, 1, 1), created=WHEN)
+    for match, n, seat, client_id in [(1, 0, 0, "c-0"), (1, 1, 1, None),
+                                      (2, 0, 2, "s-0"), (2, 1, 0, None)]:
+        _insert(connection, "actions", match_id=match, seq=n, deal_index=0, seat=seat,
+                action={"type": "play", "card": f"{n}S"}, client_id=client_id, created=WHEN)
+
+
+def _events(connection) -> list[tuple]:
+    return [(room, seq, kind, json.loads(data) if isinstance(data, str) else data, match, client)
+            for room, seq, kind, data, match, client in connection.execute(text(
+                "SELECT room_id, seq, kind, data, match_id, client_id FROM room_events "
+                "ORDER BY room_id, seq"))]
+
+
+def test_0003_stores_each_action_as_its_room_event_and_back(blank_url):
+    config = alembic_config(blank_url)
+    command.upgrade(config, "0002")
+    engine = create_engine(blank_url)
+    try:
+        with engine.begin() as connection:
+            _stored_at_0002(connection)
+        command.upgrade(config, "0003")
+        assert "actions" not in inspect(engine).get_table_names()
+        with engine.connect() as connection:
+            assert _events(connection) == [
+                (1, 1, "match", {"match": 1, "number": 1}, None, None),
+                (1, 2, "action", _action(1, 0, 0, 0), 1, "c-0"),
+                (1, 3, "chat", {"seat": 1, "text": "hi"}, None, None),
+                (1, 4, "action", _action(1, 0, 1, 1), 1, None),
+                # the seeded actions, now events: the last ends the deal and the match
+                (2, 1, "action", _action(2, 0, 2, 0), 2, "s-0"),
+                (2, 2, "action", _action(2, 0, 0, 1, over=True, finished=True), 2, None),
+            ]
+        command.downgrade(config, "0002")
+        with engine.connect() as connection:
+            actions = connection.execute(text(
+                "SELECT match_id, seq, deal_index, seat, action, client_id FROM actions "
+                "ORDER BY match_id, seq")).all()
+            assert [(m, n, d, s, json.loads(a) if isinstance(a, str) else a, c)
+                    for m, n, d, s, a, c in actions] == [
+                (1, 0, 0, 0, {"type": "play", "card": "0S"}, "c-0"),
+                (1, 1, 0, 1, {"type": "play", "card": "1S"}, None),
+                (2, 0, 0, 2, {"type": "play", "card": "0S"}, "s-0"),
+                (2, 1, 0, 0, {"type": "play", "card": "1S"}, None)]
+        columns = {c["name"] for c in inspect(engine).get_columns("room_events")}
+        assert not columns & {"match_id", "client_id"}
+    finally:
+        engine.dispose()
