@@ -38,7 +38,8 @@ def audit(database_url: str, match_ids: list[int] | None = None) -> dict:
                 if [r.data["n"] for r in rows] != list(range(len(rows))):
                     problems.append(f"match {match.id}: action numbers have gaps")
                 if any(r.data["match"] != match.id for r in rows):
-                    problems.append(f"match {match.id}: action events of another match")
+                    problems.append(f"match {match.id}: action events whose data names another "
+                                    f"match")
                 twice = [c for c, n in Counter(r.client_id for r in rows if r.client_id).items()
                          if n > 1]
                 if twice:
