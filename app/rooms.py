@@ -216,10 +216,10 @@ class Room:
         self.match_number = 0
         self.match_event_seq = snap.match_event_seq
         self.action_count = 0
-        #: Per seat, the client ids of the match's actions -> the event that stored each (None:
-        #: stored before this replica was built), so that a retry is never applied twice. Plain
-        #: strings and numbers: nothing per action for the garbage collector to walk.
-        self.client_ids: list[dict[str, int | None]] = [{} for _ in self.seats]
+        #: Per seat, the client ids of the match's actions -> the event that stored each, so
+        #: that a retry is never applied twice. Plain strings and numbers: nothing per action
+        #: for the garbage collector to walk.
+        self.client_ids: list[dict[str, int]] = [{} for _ in self.seats]
         if snap.match is None:
             return
         self.match_id, self.match_number = snap.match.id, snap.match.number
@@ -233,7 +233,7 @@ class Room:
                 seat = row.data["seat"]
                 match.apply(seat, row.data["action"])
                 if row.client_id:
-                    self.client_ids[seat][row.client_id] = None
+                    self.client_ids[seat][row.client_id] = row.seq
         self.action_count = len(snap.actions)
         self.match = match
 

@@ -175,6 +175,10 @@ async def test_second_instance_takes_over_after_the_first_stops(database_url):
     first = LiveServer(database_url).start()
     code, token, anna = await seated(first, seats=("open", "bot:rules", "bot:random"))
     await anna.play(stop=lambda s: sum(s["match"]["deal"]["tricks_won"]) >= 3)
+    await anna.until(lambda s: bool(s["match"]["moves"].get("play")))
+    last = anna.choose()
+    stored = await anna.act(last, "before-restart")
+    assert stored["type"] == "event"
     seen = anna.seq
     match_id = anna.state["room"]["match"]["id"]
     hand = anna.state["match"]["deal"]["hands"][0]
@@ -185,6 +189,9 @@ async def test_second_instance_takes_over_after_the_first_stops(database_url):
         welcome = await anna.connect(since=seen, url=f"{second.ws}/ws/{code}")
         assert welcome["seq"] >= seen
         assert welcome["state"]["match"]["deal"]["hands"][0] == hand or welcome["missed"]
+        # a retry of an action stored before the restart: applied once, and its event named
+        again = await anna.act(last, "before-restart")
+        assert again["type"] == "ack" and again["duplicate"] and again["seq"] == stored["seq"]
         await anna.play()
         assert anna.state["match"]["finished"]
         async with httpx.AsyncClient(base_url=second.http) as http:
