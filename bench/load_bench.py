@@ -21,7 +21,10 @@ every table plays: after the last one began, before the first one ends; PostgreS
 shown apart); memory per table (server RSS growth / tables); and, for cardroom, every
 acknowledged action stored and the audit (every stored match replays through the engine to
 its stored scores); and the share of this machine's CPU time its host took back over the play
-("host steal": on a shared VM a busy neighbour delays everything, the latencies the most).
+("host steal": on a shared VM a busy neighbour delays everything, the latencies the most), and
+how long this machine's disk took to make a small write durable over the play ("host fsync":
+a probe process writes 4 KiB and fdatasyncs it every 50 ms beside the database, as a commit
+does; the host's disk stalls hold every SQLite commit, and none of the bare relay's frames).
 """
 
 from __future__ import annotations
@@ -78,6 +81,56 @@ def host_ticks() -> tuple[int, int]:
     with open("/proc/stat") as f:
         ticks = [int(x) for x in f.readline().split()[1:]]
     return ticks[7], sum(ticks[:8])  # steal; user .. steal (guest time is inside user)
+
+
+#: Seconds between two writes of the disk probe (DiskProbe).
+PROBE_EVERY = 0.05
+
+
+def disk_probe(directory: str) -> None:
+    """The probe process: until SIGTERM, write 4 KiB to a file in ``directory`` and fdatasync
+    it every PROBE_EVERY seconds; then print each fdatasync as ``[monotonic start, seconds]``."""
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
+    path = os.path.join(directory, f"disk-probe-{os.getpid()}")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    block, samples = os.urandom(4096), []
+    try:
+        while not stop:
+            os.pwrite(fd, block, 0)
+            start = time.monotonic()
+            os.fdatasync(fd)
+            samples.append((start, time.monotonic() - start))
+            time.sleep(PROBE_EVERY)
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    print(json.dumps(samples))
+
+
+class DiskProbe:
+    """:func:`disk_probe` in a process of its own (on the clients' core), for one run."""
+
+    def __init__(self, directory: str, cpus: set[int] | None):
+        self.proc = subprocess.Popen([PY, os.path.abspath(__file__), "_disk_probe", directory],
+                                     stdout=subprocess.PIPE, text=True)
+        if cpus:
+            os.sched_setaffinity(self.proc.pid, cpus)
+
+    def stop(self) -> list:
+        """Its fdatasyncs: ``[monotonic start, seconds]`` each."""
+        self.proc.send_signal(signal.SIGTERM)
+        out, _ = self.proc.communicate(timeout=30)
+        return json.loads(out)
+
+
+def disk_figures(syncs: list, start: float, end: float) -> dict:
+    """The probe's fdatasyncs that began between ``start`` and ``end`` (monotonic)."""
+    times = sorted(seconds for began, seconds in syncs if start <= began <= end)
+    if not times:
+        return {}
+    return {"syncs": len(times), "p99_ms": 1000 * times[int(len(times) * 0.99)],
+            "max_ms": 1000 * times[-1], "slow": sum(t > 0.05 for t in times)}
 
 
 def rss_bytes(pids) -> int:
@@ -490,6 +543,7 @@ async def client_main(args) -> dict:
         "client_lag_p99_ms": 1000 * lags[int(len(lags) * 0.99)] if lags else None,
         "client_cpu_s": time.process_time(),
         "steal": (host1[0] - host0[0]) / max(1, host1[1] - host0[1]),
+        "play": [start, start + duration],  # monotonic: the host's disk is judged over it
     }
 
 
@@ -604,7 +658,12 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
             time.sleep(0.5)
         rss0 = rss_bytes(pids)
         db_pids = postgres_pids() if (kind == "ours" and args.db == "postgres") else []
-        result = run_clients(args, kind, urls, pids, tables, db_pids, client_cpus)
+        probe = DiskProbe(tmp, client_cpus)
+        try:
+            result = run_clients(args, kind, urls, pids, tables, db_pids, client_cpus)
+        finally:
+            syncs = probe.stop()
+        result["disk"] = disk_figures(syncs, *result["play"])
         result["rss0"] = rss0
         result["kind"] = kind
         result["processes"] = n
@@ -639,6 +698,10 @@ def show(r: dict) -> str:
              f"cpu={100 * r['client_cpu_s'] / max(r['duration'], 1e-9):.0f}%")
     if r.get("steal") is not None:  # a slow host shows in every figure, latencies the most
         line += f"  host steal={100 * r['steal']:.0f}%"
+    if r.get("disk"):  # a disk stall holds every commit: p99 over 20 ms with a fsync max as long
+        d = r["disk"]
+        line += (f"  host fsync p99={d['p99_ms']:.1f} max={d['max_ms']:.1f} ms "
+                 f"({d['slow']} of {d['syncs']} over 50 ms)")
     if r["failed_seats"]:
         line += f" failed_seats={r['failed_seats']} {r['failures'][:2]}"
     if "stored" in r:
@@ -767,4 +830,6 @@ def client_entry() -> int:
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "_client":
         sys.exit(client_entry())
+    if len(sys.argv) > 2 and sys.argv[1] == "_disk_probe":
+        sys.exit(disk_probe(sys.argv[2]))
     sys.exit(main())

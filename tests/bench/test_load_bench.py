@@ -1,22 +1,28 @@
-"""The load benchmark's pacing: each table acts on its own clock."""
+"""The load benchmark's pacing (each table acts on its own clock) and its disk probe."""
 
 from __future__ import annotations
 
 import asyncio
 import importlib.util
 import pathlib
+import time
 
 import pytest
 
 PATH = pathlib.Path(__file__).resolve().parents[2] / "bench" / "load_bench.py"
 
 
-@pytest.fixture
-def bench(monkeypatch):
-    """The bench module on a clock that moves only when it sleeps."""
+def load_bench():
     spec = importlib.util.spec_from_file_location("load_bench", PATH)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    """The bench module on a clock that moves only when it sleeps."""
+    module = load_bench()
     clock = [100.0]
 
     async def sleep(seconds):
@@ -55,3 +61,27 @@ def test_moves_that_come_after_the_tick_wait_for_the_next_one(bench):
         bench.clock[0] = start
     assert acted == pytest.approx([104.2, 104.7])
     assert tables[0].next_slot == pytest.approx(105.2)
+
+
+def test_the_disk_probe_times_fdatasyncs_in_the_directory_it_is_given(tmp_path):
+    bench = load_bench()
+    probe = bench.DiskProbe(str(tmp_path), None)
+    deadline = time.monotonic() + 30
+    while not any(tmp_path.iterdir()) and time.monotonic() < deadline:  # it has begun
+        time.sleep(0.05)
+    time.sleep(5 * bench.PROBE_EVERY)
+    syncs = probe.stop()
+    assert len(syncs) >= 3
+    assert all(0 <= seconds < 30 for _, seconds in syncs)
+    assert [began for began, _ in syncs] == sorted(began for began, _ in syncs)
+    assert not any(tmp_path.iterdir())  # its file is gone
+
+
+def test_the_host_fsync_figures_count_the_play_only():
+    """A stall before the tables play (or after) is not the play's: only fdatasyncs begun
+    within the play count."""
+    syncs = [[1.0, 0.9], [2.0, 0.001], [2.5, 0.07], [3.0, 0.002], [4.0, 0.003], [9.0, 2.0]]
+    figures = load_bench().disk_figures(syncs, 2.0, 4.0)
+    assert figures["syncs"] == 4 and figures["slow"] == 1
+    assert figures["max_ms"] == pytest.approx(70)
+    assert load_bench().disk_figures(syncs, 5.0, 8.0) == {}
