@@ -4,7 +4,9 @@ logger (``cardroom serve`` prints them on standard error).
 Events: ``room_created``, ``room_loaded``, ``room_evicted``, ``match_started``, ``deal_dealt``,
 ``action_stored`` (DEBUG: a line per card played is for chasing a bug, and cost 5% of the
 CPU at 1,000 actions/s; type and seat only: never a card, so nothing hidden can leak),
-``deal_ended``, ``match_ended``, ``seat_changed``, ``caught_up``, ``rebuilt``, ``error``.
+``deal_ended``, ``match_ended``, ``seat_changed``, ``caught_up``, ``rebuilt``, ``error``; and,
+for the whole process, the event loop's stalls (``gc_pause``, ``slow_write``, ``loop_stall``:
+app/stalls.py).
 """
 
 from __future__ import annotations

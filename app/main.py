@@ -14,6 +14,7 @@ from . import api, ws
 from .broadcast import Broadcaster, LocalBroadcaster
 from .rooms import RoomManager
 from .settings import Settings
+from .stalls import StallWatch
 from .store import Store
 
 
@@ -37,9 +38,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store, app.state.rooms = store, manager
         await manager.broadcaster.start(manager.remote_event)
         manager.start()
+        stalls = StallWatch()
+        stalls.start()
         try:
             yield
         finally:
+            stalls.stop()
             await manager.close()
             store.close()
 

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from .db import make_engine, make_sessions
 from .models import (DealRow, MatchPlayer, MatchRow, Player, Room, RoomEvent, Seat,
                      match_actions)
+from .stalls import timed
 
 
 log = logging.getLogger("cardroom.store")
@@ -324,11 +325,14 @@ class Store:
         self._last_commit = asyncio.get_running_loop().time()
         writes, self._pending = self._pending, []
         self._last_batches = (len(writes), self._last_batches[0])
-        _settle_all(writes, self._write_all(writes))
+        with timed("slow_write", what="commit", writes=len(writes)):
+            outcomes = self._write_all(writes)
+        _settle_all(writes, outcomes)
         if self._copy_the_rest:
             self._copy_the_rest = False
             try:
-                self._checkpoint()
+                with timed("slow_write", what="checkpoint"):
+                    self._checkpoint()
             except Exception:  # the database is busy or away: the next round tries again
                 pass
 

@@ -60,6 +60,12 @@ def fresh_sqlite(tmp_path_factory, name: str) -> str:
     return url
 
 
+@pytest.fixture
+def sqlite_url(tmp_path_factory):
+    """A new, migrated SQLite database file of the test's own."""
+    return fresh_sqlite(tmp_path_factory, "sqlite")
+
+
 @pytest.fixture(scope="session", params=["sqlite", "postgres"])
 def database_url(request, tmp_path_factory):
     """A migrated, empty database for the session: SQLite file, then PostgreSQL."""

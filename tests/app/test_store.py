@@ -132,15 +132,6 @@ async def test_on_commit_runs_at_the_commit_before_the_waiter_and_even_without_o
         store.close()
 
 
-@pytest.fixture
-def sqlite_url(tmp_path):
-    from app.migrate import upgrade
-
-    url = f"sqlite:///{tmp_path}/cardroom.db"
-    upgrade(url)
-    return url
-
-
 async def test_sqlite_commits_at_once_when_quiet_and_groups_writes_when_busy(sqlite_url,
                                                                              monkeypatch):
     monkeypatch.setattr(store_module, "COMMIT_INTERVAL", 0.3)
