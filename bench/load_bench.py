@@ -133,6 +133,28 @@ def disk_figures(syncs: list, start: float, end: float) -> dict:
             "max_ms": 1000 * times[-1], "slow": sum(t > 0.05 for t in times)}
 
 
+#: The server's own lines about its event loop's stalls (app/stalls.py).
+STALLS = {"loop_stall": "loop", "gc_pause": "gc", "slow_write": "writes"}
+
+
+def stall_figures(lines, start: float, end: float) -> dict:
+    """How many of the server's stall lines (JSON log ``lines``) came between ``start`` and
+    ``end`` (wall time), and the longest, by kind: ``{kind: [count, max ms]}``."""
+    figures = {kind: [0, 0.0] for kind in STALLS.values()}
+    for line in lines:
+        if '"ms"' not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        kind = STALLS.get(record.get("event"))
+        if kind is not None and start <= record.get("ts", 0) <= end:
+            figures[kind][0] += 1
+            figures[kind][1] = max(figures[kind][1], record["ms"])
+    return figures
+
+
 def rss_bytes(pids) -> int:
     total = 0
     for pid in pids:
@@ -552,7 +574,7 @@ async def client_main(args) -> dict:
 
 class Servers:
     def __init__(self, kind: str, n: int, env: dict, cpus: set[int] | None, logdir: str):
-        self.procs, self.urls = [], []
+        self.procs, self.urls, self.logs = [], [], []
         for i in range(n):
             port = free_port()
             if kind == "ours":
@@ -561,6 +583,7 @@ class Servers:
                 cmd = [PY, "-m", "uvicorn", "bench.bare_relay:app", "--port", str(port),
                        "--log-level", "warning", "--ws-per-message-deflate", "false"]
             log = open(os.path.join(logdir, f"{kind}-{i}.log"), "w")
+            self.logs.append(log.name)
             proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=log)
             if cpus:
                 os.sched_setaffinity(proc.pid, cpus)
@@ -664,6 +687,10 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
         finally:
             syncs = probe.stop()
         result["disk"] = disk_figures(syncs, *result["play"])
+        if kind == "ours" and servers:  # the play's window in the logs' wall time
+            wall = time.time() - time.monotonic()
+            lines = [line for path in servers.logs for line in open(path)]
+            result["stalls"] = stall_figures(lines, *(wall + t for t in result["play"]))
         result["rss0"] = rss0
         result["kind"] = kind
         result["processes"] = n
@@ -702,6 +729,10 @@ def show(r: dict) -> str:
         d = r["disk"]
         line += (f"  host fsync p99={d['p99_ms']:.1f} max={d['max_ms']:.1f} ms "
                  f"({d['slow']} of {d['syncs']} over 50 ms)")
+    if r.get("stalls"):  # what held the server's event loop, in its own words
+        line += "  server stalls: " + " ".join(
+            f"{kind} {n}" + (f" (max {longest:.0f} ms)" if n else "")
+            for kind, (n, longest) in r["stalls"].items())
     if r["failed_seats"]:
         line += f" failed_seats={r['failed_seats']} {r['failures'][:2]}"
     if "stored" in r:

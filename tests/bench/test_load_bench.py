@@ -85,3 +85,35 @@ def test_the_host_fsync_figures_count_the_play_only():
     assert figures["syncs"] == 4 and figures["slow"] == 1
     assert figures["max_ms"] == pytest.approx(70)
     assert load_bench().disk_figures(syncs, 5.0, 8.0) == {}
+
+
+def test_the_server_stalls_are_its_own_lines_within_the_play(tmp_path):
+    """The server's stall lines (app/stalls.py) as the logging of ``cardroom serve`` writes
+    them, counted by kind with the longest, within the play only; other lines are passed by."""
+    import logging
+
+    from app import logs, stalls
+
+    path = tmp_path / "ours-0.log"
+    with open(path, "w") as stream:
+        handler = logs.BatchedHandler(stream)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logs.room_log.addHandler(handler)
+        level = logs.room_log.level
+        logs.room_log.setLevel(logging.INFO)
+        try:
+            start = time.time()
+            stalls.stalled("gc_pause", 0.061, generation=0, collected=0)
+            stalls.stalled("slow_write", 0.025, what="commit", writes=12)
+            stalls.stalled("slow_write", 0.140, what="commit", writes=3)
+            logs.event("room_created", "ABCDEF", ms_left=3)
+            end = time.time()
+            time.sleep(0.01)
+            stalls.stalled("loop_stall", 2.4)  # after the play: the tables hanging up
+        finally:
+            logs.room_log.removeHandler(handler)
+            logs.room_log.setLevel(level)
+            handler.flush()
+    lines = path.read_text().splitlines() + ["not json", '{"ms": 5}']
+    figures = load_bench().stall_figures(lines, start, end)
+    assert figures == {"loop": [0, 0.0], "gc": [1, 61.0], "writes": [2, 140.0]}
