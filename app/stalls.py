@@ -30,6 +30,11 @@ def stalled(name: str, seconds: float, **fields) -> None:
     logs.event(name, level=logging.WARNING, ms=round(1000 * seconds, 1), **fields)
 
 
+def _logged_if_long(name: str, took: float, **fields) -> None:
+    if took >= STALL:
+        stalled(name, took, **fields)
+
+
 @contextmanager
 def timed(name: str, **fields):
     """Log ``name`` if what runs inside takes :data:`STALL` or longer (on the event loop)."""
@@ -37,16 +42,13 @@ def timed(name: str, **fields):
     try:
         yield
     finally:
-        took = time.perf_counter() - started
-        if took >= STALL:
-            stalled(name, took, **fields)
+        _logged_if_long(name, time.perf_counter() - started, **fields)
 
 
 class StallWatch:
     """Logs the garbage collector's long pauses and the loop's lateness while started."""
 
-    def __init__(self, threshold: float = STALL):
-        self.threshold = threshold
+    def __init__(self):
         self._collecting_since = None
         self._task: asyncio.Task | None = None
 
@@ -67,14 +69,11 @@ class StallWatch:
         elif self._collecting_since is not None:
             took = time.perf_counter() - self._collecting_since
             self._collecting_since = None
-            if took >= self.threshold:
-                stalled("gc_pause", took, generation=info["generation"],
-                        collected=info["collected"])
+            _logged_if_long("gc_pause", took, generation=info["generation"],
+                            collected=info["collected"])
 
     async def _look(self) -> None:
         while True:
             before = time.perf_counter()
             await asyncio.sleep(LOOK_EVERY)
-            late = time.perf_counter() - before - LOOK_EVERY
-            if late >= self.threshold:
-                stalled("loop_stall", late)
+            _logged_if_long("loop_stall", time.perf_counter() - before - LOOK_EVERY)

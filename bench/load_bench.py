@@ -35,6 +35,7 @@ import gc
 import json
 import math
 import os
+import pathlib
 import random
 import secrets
 import signal
@@ -689,7 +690,8 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
         result["disk"] = disk_figures(syncs, *result["play"])
         if kind == "ours" and servers:  # the play's window in the logs' wall time
             wall = time.time() - time.monotonic()
-            lines = [line for path in servers.logs for line in open(path)]
+            lines = [line for path in servers.logs
+                     for line in pathlib.Path(path).read_text().splitlines()]
             result["stalls"] = stall_figures(lines, *(wall + t for t in result["play"]))
         result["rss0"] = rss0
         result["kind"] = kind
