@@ -139,8 +139,10 @@ STALLS = {"loop_stall": "loop", "gc_pause": "gc", "slow_write": "writes"}
 
 
 def stall_figures(lines, start: float, end: float) -> dict:
-    """How many of the server's stall lines (JSON log ``lines``) came between ``start`` and
-    ``end`` (wall time), and the longest, by kind: ``{kind: [count, max ms]}``."""
+    """How many of the server's stall lines (JSON log ``lines``) began between ``start`` and
+    ``end`` (wall time), and the longest, by kind: ``{kind: [count, max ms]}``. A line is
+    written when its stall ends: one that ends just after the play began is the setup's (3,000
+    seats connecting at once and welcomed hold the loop for up to a second)."""
     figures = {kind: [0, 0.0] for kind in STALLS.values()}
     for line in lines:
         if '"ms"' not in line:
@@ -150,7 +152,7 @@ def stall_figures(lines, start: float, end: float) -> dict:
         except ValueError:
             continue
         kind = STALLS.get(record.get("event"))
-        if kind is not None and start <= record.get("ts", 0) <= end:
+        if kind is not None and start <= record.get("ts", 0) - record["ms"] / 1000 <= end:
             figures[kind][0] += 1
             figures[kind][1] = max(figures[kind][1], record["ms"])
     return figures

@@ -87,9 +87,11 @@ def test_the_host_fsync_figures_count_the_play_only():
     assert load_bench().disk_figures(syncs, 5.0, 8.0) == {}
 
 
-def test_the_server_stalls_are_its_own_lines_within_the_play(tmp_path):
+def test_the_server_stalls_are_its_own_lines_begun_within_the_play(tmp_path):
     """The server's stall lines (app/stalls.py) as the logging of ``cardroom serve`` writes
-    them, counted by kind with the longest, within the play only; other lines are passed by."""
+    them, counted by kind with the longest. A line is written when its stall ends: only those
+    that began within the play count (not the setup's, which may end just after the play
+    began, nor the hanging up after it); other lines are passed by."""
     import logging
 
     from app import logs, stalls
@@ -103,13 +105,16 @@ def test_the_server_stalls_are_its_own_lines_within_the_play(tmp_path):
         logs.room_log.setLevel(logging.INFO)
         try:
             start = time.time()
+            time.sleep(0.01)
+            stalls.stalled("loop_stall", 0.800)  # the setup's, ended just after the play began
+            time.sleep(0.2)  # a stall's line comes at its end: these began in the play
             stalls.stalled("gc_pause", 0.061, generation=0, collected=0)
             stalls.stalled("slow_write", 0.025, what="commit", writes=12)
             stalls.stalled("slow_write", 0.140, what="commit", writes=3)
             logs.event("room_created", "ABCDEF", ms_left=3)
             end = time.time()
             time.sleep(0.01)
-            stalls.stalled("loop_stall", 2.4)  # after the play: the tables hanging up
+            stalls.stalled("loop_stall", 0.005)  # after the play: the tables hanging up
         finally:
             logs.room_log.removeHandler(handler)
             logs.room_log.setLevel(level)
