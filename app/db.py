@@ -37,7 +37,7 @@ def _sqlite_now(element, compiler, **kw) -> str:
 JSON_CODEC = {"json_serializer": json_text, "json_deserializer": orjson.loads}
 
 
-def make_engine(url: str, autocheckpoint: bool = True, synchronous: str = "FULL") -> Engine:
+def make_engine(url: str, autocheckpoint: bool = True, synchronous: str = "NORMAL") -> Engine:
     """An engine for ``url``; SQLite files get their directory, WAL and a busy timeout so that
     several processes (or app instances) can share one file. ``autocheckpoint=False``: commits
     never copy the WAL back into the database themselves (the owner checkpoints elsewhere).

@@ -38,10 +38,11 @@ class Settings(BaseSettings):
     #: permessage-deflate on the WebSocket: off by default (it cost more CPU per message than
     #: the whole game logic in the load benchmark); turn it on for slow client links.
     ws_deflate: bool = False
-    #: SQLite only: FULL (every commit reaches the disk before anyone is told: nothing acknowledged
-    #: is lost even to a power cut) or NORMAL (commits reach the operating system, and the disk
-    #: at each WAL checkpoint, every second: a crash of the server loses nothing, a power cut may
-    #: lose the last second; no fsync on the event loop per commit, see the README).
-    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    #: SQLite only: NORMAL (every commit reaches the operating system before anyone is told,
+    #: and the disk at the WAL checkpoint a second later: a crash or restart of the server loses
+    #: nothing, a power cut or a crash of the machine may lose the last second) or FULL (every
+    #: commit also reaches the disk first, at the cost of an fsync on the event loop per group
+    #: commit: every table waits whenever the disk is slow; see the README).
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "NORMAL"
     #: Seconds between the presence heartbeats each process sends through Redis.
     presence_heartbeat: float = 5.0

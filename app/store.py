@@ -134,7 +134,7 @@ class Tail:
 
 
 class Store:
-    def __init__(self, url: str, synchronous: str = "FULL"):
+    def __init__(self, url: str, synchronous: str = "NORMAL"):
         self.url = url
         self.sqlite = url.startswith("sqlite")
         # SQLite: a commit that checkpoints fsyncs the whole WAL into the database (100 ms and
@@ -280,17 +280,19 @@ class Store:
         so one room's conflict or error never touches another's. Nothing is resolved before its
         commit has returned.
 
-        SQLite is a local file whose commit takes about a millisecond, most of it the fsync:
-        the event loop writes itself, at the end of the loop iteration that asked (a thread
-        that took the commit off the loop cost 15% more CPU at 1,000 tables, for a p99 no
-        lower; SQLITE_SYNCHRONOUS=NORMAL takes the fsync away instead). Once writes come
-        together (one of the last two commits stored more than one), not before
-        :data:`COMMIT_INTERVAL` after the last commit began: a commit costs much the same for
-        one action as for several (its fsync is most of it), and at 1,000 actions/s one commit
-        per loop iteration stored 1.4 on average. At 1,000 actions/s a commit cost about 160 µs
-        of CPU on top of its rows (the fsyncs were 9% of the server's CPU at 250 commits a
-        second): every 8 ms rather than 4 took 9% off the CPU per action, and added 2.3 ms to
-        the p50 latency and 3.5 to the p99 (to 6.2 and 10.4 ms). (Looking at the last commit
+        SQLite is a local file: the event loop writes itself, at the end of the loop iteration
+        that asked. At ``synchronous=NORMAL`` (the default) a commit hands its pages to the
+        operating system and the checkpoint thread's next pass puts them on the disk; at FULL
+        the commit also fsyncs, on the loop (a thread that took the commit off the loop cost
+        15% more CPU at 1,000 tables, for a p99 no lower: while the disk is slow the actions
+        wait for the fsync wherever it runs). Once writes come together (one of the last two
+        commits stored more than one), not before :data:`COMMIT_INTERVAL` after the last
+        commit began: a commit costs much the same for one action as for several, and at 1,000
+        actions/s one commit per loop iteration stored 1.4 on average. At FULL and 1,000
+        actions/s a commit cost about 160 µs of CPU on top of its rows (the fsyncs were 9% of
+        the server's CPU at 250 commits a second): every 8 ms rather than 4 took 9% off the CPU
+        per action, and added 2.3 ms to the p50 latency and 3.5 to the p99 (to 6.2 and
+        10.4 ms). (Looking at the last commit
         alone, a single write now and then under steady load sent a third of the commits back
         to one write each.) While writes come one at a time they are committed at once (waiting
         would only add latency and wake-ups). Any other database is across a network that may

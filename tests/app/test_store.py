@@ -232,10 +232,10 @@ async def test_the_sqlite_wal_starts_over_under_steady_writes(sqlite_url, monkey
         store.close()
 
 
-@pytest.mark.parametrize("asked, level", [(None, 2), ("FULL", 2), ("NORMAL", 1)])
+@pytest.mark.parametrize("asked, level", [(None, 1), ("FULL", 2), ("NORMAL", 1)])
 async def test_sqlite_commits_at_the_synchronous_level_the_settings_ask(sqlite_url, asked,
                                                                        level):
-    """FULL (2) unless SQLITE_SYNCHRONOUS says NORMAL (1), on the connection the actions' hot
+    """NORMAL (1) unless SQLITE_SYNCHRONOUS says FULL (2), on the connection the actions' hot
     path keeps as on the pooled ones, through the application as it starts."""
     from app.main import create_app
     from app.settings import Settings

@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from cardroom_client import Client, answers
+from cardroom_client import Client, answers, create_room, join
 
 _ids = itertools.count()
+
+GAME, SEATS, OPTIONS = "black_maria", ["open", "open", "bot:rules"], {"target": 40}
 
 
 class Player:
@@ -124,3 +126,28 @@ def check_acknowledged(players, database_url: str) -> int:
     assert not missing, f"acknowledged actions not stored exactly once: {missing[:5]}"
     assert all(n == 1 for n in stored.values()), "a client action id was applied twice"
     return len(acked)
+
+
+async def table(apps, name: str, options=None) -> tuple[str, list["Player"]]:
+    """A room with two people (seat 0 on the first process, seat 1 on the second, if there is
+    one) and a bot."""
+    code = await create_room(apps[0].http, GAME, SEATS, options or OPTIONS)
+    players = []
+    for seat in (0, 1):
+        app = apps[seat % len(apps)]
+        _, token = await join(app.http, code, f"{name}-{seat}", seat)
+        others = [a.ws for a in apps if a is not app]
+        player = Player([app.ws, *others], code, token, f"{name}-{seat}")
+        await player.connect()
+        players.append(player)
+    return code, players
+
+
+def assert_audit(database_url: str) -> dict:
+    """Every stored match replays through the engine to its stored scores, and all finished."""
+    from app.audit import audit
+
+    result = audit(database_url)
+    assert result["ok"], result["problems"]
+    assert result["matches"] and result["finished"] == result["matches"], result
+    return result

@@ -12,34 +12,10 @@ import random
 import pytest
 import websockets
 
-from app.audit import audit
-from cardroom_client import Client, create_room, join
-from tests.scale.players import Player, check_acknowledged
+from cardroom_client import Client
+from tests.scale.players import assert_audit, check_acknowledged, table
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(150)]
-
-GAME, SEATS, OPTIONS = "black_maria", ["open", "open", "bot:rules"], {"target": 40}
-
-
-async def table(apps, name: str, options=None) -> tuple[str, list[Player]]:
-    """A room with two people (seat 0 on the first process, seat 1 on the second) and a bot."""
-    code = await create_room(apps[0].http, GAME, SEATS, options or OPTIONS)
-    players = []
-    for seat in (0, 1):
-        app = apps[seat % len(apps)]
-        _, token = await join(app.http, code, f"{name}-{seat}", seat)
-        others = [a.ws for a in apps if a is not app]
-        player = Player([app.ws, *others], code, token, f"{name}-{seat}")
-        await player.connect()
-        players.append(player)
-    return code, players
-
-
-def assert_audit(database_url: str) -> dict:
-    result = audit(database_url)
-    assert result["ok"], result["problems"]
-    assert result["matches"] and result["finished"] == result["matches"], result
-    return result
 
 
 async def test_sigkill_one_process_mid_matches(pg_url, redis_url, processes):
