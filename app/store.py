@@ -292,11 +292,11 @@ class Store:
         actions/s a commit cost about 160 µs of CPU on top of its rows (the fsyncs were 9% of
         the server's CPU at 250 commits a second): every 8 ms rather than 4 took 9% off the CPU
         per action, and added 2.3 ms to the p50 latency and 3.5 to the p99 (to 6.2 and
-        10.4 ms). (Looking at the last commit
-        alone, a single write now and then under steady load sent a third of the commits back
-        to one write each.) While writes come one at a time they are committed at once (waiting
-        would only add latency and wake-ups). Any other database is across a network that may
-        be slow or gone: one writer thread waits for it, never the event loop."""
+        10.4 ms). (Looking at the last commit alone, a single write now and then under steady
+        load sent a third of the commits back to one write each.) While writes come one at a
+        time they are committed at once (waiting would only add latency and wake-ups). Any
+        other database is across a network that may be slow or gone: one writer thread waits
+        for it, never the event loop."""
         loop = asyncio.get_running_loop()
         write = _Write(work, list(statements), on_commit, loop, loop.create_future())
         with self._threads_lock:
