@@ -88,6 +88,15 @@ export function positions(nSeats, me) {
   return out;
 }
 
+/** Milliseconds a page waits before its next attempt to reconnect: the ceiling doubles from half a
+ * second to eight, and each wait is drawn between half the ceiling and all of it, so that the
+ * pages a server dropped together (it restarted, or its process died) do not all come back to
+ * the other processes in the same instant, again and again. */
+export function reconnectDelay(attempt, random = Math.random) {
+  const ceiling = Math.min(500 * 2 ** (attempt - 1), 8000);
+  return ceiling / 2 + (random() * ceiling) / 2;
+}
+
 // -- the server's refusal reasons in the interface language ---------------------------------------
 // The engine and the server explain a refusal in English (engine/*.py IllegalAction(...),
 // app/rooms.py RoomError(...)). The known sentences are matched here and told again in the page's

@@ -1,6 +1,6 @@
 // The live table: WebSocket client (docs/protocol.md), seat token in localStorage, rendering
 // from the server's STATE only, and the controls for whatever `moves` allows.
-import { t, el, cardEl, cardText, cardsText, cardName, SUIT_SYMBOL, suitName, positions, errorText, reasonText } from "./common.js";
+import { t, el, cardEl, cardText, cardsText, cardName, SUIT_SYMBOL, suitName, positions, errorText, reasonText, reconnectDelay } from "./common.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 import { renderSheet } from "./sheet.js";
 
@@ -74,7 +74,7 @@ function connect() {
     clearInterval(pingTimer);
     setConn("reconnecting");
     retry = Math.min(retry + 1, 6);
-    setTimeout(connect, Math.min(500 * 2 ** (retry - 1), 8000));
+    setTimeout(connect, reconnectDelay(retry));
   };
 }
 

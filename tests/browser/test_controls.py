@@ -378,3 +378,33 @@ def test_names_are_text_never_markup(live, new_page):
     assert page.text_content(".seat[data-seat='0'] .name") == name
     assert page.evaluate("document.getElementById('x')") is None
     assert not page.errors
+
+
+# -- a dropped connection ------------------------------------------------------------------------
+
+def test_a_dropped_connection_comes_back_by_itself_after_a_random_wait(live, new_page):
+    """The server closes the page's socket (here: a frame over WS_MAX_SIZE, 1009); the page says
+    so, reconnects on its own after a wait drawn at random (pages a server dropped together
+    must not all come back at once), and shows the same table."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    hand = sorted(page.locator(".hand-row .card").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+    before = state(page)["seq"]
+    page.evaluate("() => window.cardroomTable.send({type: 'chat', text: 'x'.repeat(70000)})")
+    page.wait_for_selector("#conn[data-status=reconnecting]")
+    page.wait_for_selector("#conn[data-status=online]", timeout=5000)
+    assert state(page)["seq"] == before
+    assert sorted(page.locator(".hand-row .card").evaluate_all(
+        "cs => cs.map(c => c.dataset.card)")) == hand
+    waits = page.evaluate("""async () => {
+        const m = await import('/static/js/common.js');
+        return [1, 2, 3, 4, 5, 6, 7].map((attempt) =>
+            Array.from({length: 200}, () => m.reconnectDelay(attempt)));
+    }""")
+    for attempt, drawn in enumerate(waits, 1):
+        ceiling = min(500 * 2 ** (attempt - 1), 8000)
+        assert all(ceiling / 2 <= wait <= ceiling for wait in drawn), attempt
+        assert max(drawn) - min(drawn) > ceiling / 4, attempt  # spread, not one instant
+    assert not page.errors
