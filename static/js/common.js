@@ -92,9 +92,9 @@ export function positions(nSeats, me) {
  * second to eight, and each wait is drawn between half the ceiling and all of it, so that the
  * pages a server dropped together (it restarted, or its process died) do not all come back to
  * the other processes in the same instant, again and again. */
-export function reconnectDelay(attempt, random = Math.random) {
+export function reconnectDelay(attempt) {
   const ceiling = Math.min(500 * 2 ** (attempt - 1), 8000);
-  return ceiling / 2 + (random() * ceiling) / 2;
+  return ceiling / 2 + (Math.random() * ceiling) / 2;
 }
 
 // -- the server's refusal reasons in the interface language ---------------------------------------
