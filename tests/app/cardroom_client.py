@@ -33,13 +33,13 @@ async def join(base: str, code: str, name: str, seat: int | None = None) -> tupl
         return r.json()["seat"], r.json()["token"]
 
 
-
 def answers(message: dict, id_: str) -> bool:
     """Whether ``message`` answers the action sent with ``id_``: its event (with the ack), an
     ack alone (a duplicate) or an error."""
     if message["type"] == "event":
         return "ack" in message and message["ack"] == id_
     return message["type"] in ("ack", "error") and message.get("id") == id_
+
 
 class Client:
     def __init__(self, ws_base: str, code: str, token: str | None = None, name: str = "?"):
@@ -65,9 +65,7 @@ class Client:
         if since is not None:
             hello["since"] = since
         await self.send(hello)
-        welcome = await self.expect("welcome")
-        self.seat = welcome["state"]["you"]["seat"]
-        return welcome
+        return await self.expect("welcome")
 
     async def _read(self, ws) -> None:
         try:
@@ -75,6 +73,10 @@ class Client:
                 message = json.loads(raw)
                 message["_at_seq"] = self.seq  # for leak checks of unnumbered messages
                 self.messages.append(message)
+                wrong = self._wrong_seat(message)
+                if wrong:  # fail the test now, not when a play loop times out
+                    await self.inbox.put({"type": "_broken", "why": wrong})
+                    return
                 if "seq" in message and message["type"] in ("event", "welcome"):
                     self.seq = max(self.seq, message["seq"])
                 if "state" in message and message["state"] is not None:
@@ -83,6 +85,25 @@ class Client:
         except websockets.ConnectionClosed:
             pass
         await self.inbox.put({"type": "_closed"})
+
+    def _wrong_seat(self, message: dict) -> str | None:
+        """A state built for another seat than this connection's (a frame shared by mistake)."""
+        state = message.get("state")
+        if message["type"] == "welcome":
+            self.seat = state["you"]["seat"]
+        if not state:
+            return None
+        if state["you"]["seat"] != self.seat:
+            return f"{self.name} (seat {self.seat}) got a state for seat {state['you']['seat']}"
+        return None
+
+    async def _take(self) -> dict:
+        """The next message; a closed or broken connection fails the test at once."""
+        message = await self.inbox.get()
+        if message["type"] == "_broken":
+            self.inbox.put_nowait(message)  # every later wait fails too
+            raise AssertionError(message["why"])
+        return message
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -95,12 +116,12 @@ class Client:
         await self.ws.send(obj if isinstance(obj, (str, bytes)) else json.dumps(obj))
 
     async def next(self, timeout: float = 10) -> dict:
-        return await asyncio.wait_for(self.inbox.get(), timeout)
+        return await asyncio.wait_for(self._take(), timeout)
 
     async def expect(self, kind: str, timeout: float = 10, **fields) -> dict:
         async def find():
             while True:
-                message = await self.inbox.get()
+                message = await self._take()
                 if message["type"] == kind and all(message.get(k) == v for k, v in fields.items()):
                     return message
                 if message["type"] == "_closed":
@@ -113,7 +134,7 @@ class Client:
             while True:
                 if self.state is not None and predicate(self.state):
                     return self.state
-                message = await self.inbox.get()
+                message = await self._take()
                 if message["type"] == "_closed":
                     raise AssertionError("connection closed")
         return await asyncio.wait_for(find(), timeout)
@@ -141,7 +162,7 @@ class Client:
 
         async def reply():
             while True:
-                message = await self.inbox.get()
+                message = await self._take()
                 if answers(message, id_):
                     return message
                 if message["type"] == "_closed":
@@ -166,7 +187,7 @@ class Client:
                     if reply["type"] == "error":
                         assert reply["code"] in ("not_your_turn", "conflict"), reply
                     continue
-                message = await self.inbox.get()
+                message = await self._take()
                 if message["type"] == "_closed":
                     raise AssertionError("connection closed")
         await asyncio.wait_for(loop(), timeout)

@@ -46,13 +46,20 @@ async def table(tmp_path):
         await room.attach(seat.conn, token, None)
         seats.append(seat)
         tokens.append(token)
-    for _ in range(100):
-        if room.match is not None and room.match.current is not None:
-            break
-        await asyncio.sleep(0.01)
+    # the last seat taken starts the match and deals, before join returns
+    assert room.status() == "playing" and room.match.current is not None
     yield room, seats, tokens
     await manager.close()
     store.close()
+
+
+async def settled(room, predicate, what: str) -> None:
+    """Let the room's driver (bots, deals) run until ``predicate()`` holds."""
+    for _ in range(1000):
+        if predicate():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never {what}")
 
 
 async def act(room, seats) -> None:
@@ -91,9 +98,33 @@ async def test_each_change_of_room_or_chat_reaches_the_next_state(table):
     # the match ends: its last state says finished
     while not room.match.finished:
         if room.seats[room.match.to_act()[0]].played_by_bot:
-            await asyncio.sleep(0.01)
+            await settled(room, lambda: room.match.finished or not room.seats[
+                room.match.to_act()[0]].played_by_bot, "the stand-in played")
         else:
             await act(room, seats)
-    await asyncio.sleep(0.05)
-    assert seats[0].state["room"]["status"] == "finished"
+    await settled(room, lambda: seats[0].state["room"]["status"] == "finished",
+                  "told the match is over")
     assert seats[0].state["room"] == room.info()
+
+
+async def test_every_seat_gets_the_state_of_its_own_seat(table):
+    """Frames are built once per seat and shared by that seat's connections only: each one
+    holds its seat's own view (its hand, its pass), never another seat's."""
+    room, seats, tokens = table
+    twin = Seat()  # a second connection of seat 1
+    await room.attach(twin.conn, tokens[1], None)
+    watcher = Seat()
+    await room.attach(watcher.conn, None, None)
+    viewers = [(0, seats[0]), (1, seats[1]), (2, seats[2]), (1, twin), (None, watcher)]
+    for _ in range(8):  # the three passes, then the first tricks' cards
+        for _, seat in viewers:
+            seat.messages.clear()
+        await act(room, seats)
+        for viewer, seat in viewers:
+            states = [m["state"] for m in seat.messages if "state" in m]
+            assert states, f"seat {viewer} was told nothing"
+            assert all(s["you"]["seat"] == viewer for s in states)
+            assert states[-1]["match"] == room.match.view(viewer)
+            hands = states[-1]["match"]["deal"]["hands"]
+            assert [i for i, hand in enumerate(hands) if hand is not None] == \
+                ([] if viewer is None else [viewer])
