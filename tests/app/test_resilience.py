@@ -138,35 +138,119 @@ async def test_retry_is_applied_once_and_one_of_two_racing_actions_wins(server):
     await anna.close()
 
 
-async def test_reconnect_mid_trick_gets_exactly_the_missed_events(server):
-    code, token, anna = await seated(server, seats=("open", "open", "bot:rules"))
+def events_of(client, seqs) -> dict[int, dict]:
+    """The events numbered ``seqs`` as ``client`` received them (live or as missed)."""
+    seen = {}
+    for message in client.messages:
+        if message["type"] == "event":
+            seen[message["seq"]] = message["event"]
+        for missed in (message.get("missed") or []) if message["type"] == "welcome" else []:
+            seen[missed["seq"]] = missed["event"]
+    return {seq: seen[seq] for seq in seqs}
+
+
+async def away_while_others_act(anna, boris, code, token, act_first):
+    """Anna does ``act_first`` and hangs up; Boris plays when it is his turn (the bot plays by
+    itself) until it is Anna's turn again or the deal is over; she comes back with ``since``.
+    Returns (her welcome, the seqs she missed)."""
+    await act_first()
+    last = anna.seq
+    await anna.close()
+
+    def anna_awaited(state):
+        deal = state["match"]["deal"]
+        return 0 in state["match"]["to_act"] or deal["phase"] == "over"
+
+    while not anna_awaited(boris.state):
+        if boris.my_turn():
+            reply = await boris.act()
+            assert reply["type"] == "event", reply
+        else:
+            await boris.next()
+    back = Client(anna.url.rsplit("/ws/", 1)[0], code, token, name=anna.name)
+    welcome = await back.connect(since=last)
+    await boris.until(lambda s: boris.seq >= welcome["seq"])
+    return back, welcome, list(range(last + 1, welcome["seq"] + 1))
+
+
+async def test_reconnection_brings_exactly_the_events_missed_while_others_acted(server):
+    """Anna hangs up while Boris and the bot act: on her return ``missed`` holds exactly the
+    events numbered after hers, in order, as her seat may see them (others' passes without
+    their cards), the same as Boris saw them otherwise."""
+    code, token, anna = await seated(server, seats=("open", "open", "bot:rules"),
+                                     options={"target": 30})
     _, token_b = await join(server.http, code, "boris", 1)
     boris = Client(server.ws, code, token_b, name="boris")
     await boris.connect()
-    # Both pass, then play until Anna has a card in the middle of a trick.
-    await asyncio.gather(anna.play(stop=lambda s: s["match"]["deal"]["phase"] == "play"),
-                         boris.play(stop=lambda s: s["match"]["deal"]["phase"] == "play"))
-    await anna.until(lambda s: s["match"]["deal"]["phase"] == "play")
-    while not (anna.state["match"]["deal"]["trick"] and anna.my_turn()):
-        if anna.my_turn():
-            await anna.act()
-        elif boris.my_turn():
-            await boris.act()
-        else:
-            await asyncio.sleep(0.02)
-    last = anna.seq
-    await anna.close()
-    if boris.my_turn():
-        await boris.act()
-    resumed = Client(server.ws, code, token, name="anna2")
-    welcome = await resumed.connect(since=last)
+    await anna.until(lambda s: s["match"]["deal"]["phase"] == "pass")
+
+    # The pass: Anna passes first and leaves; Boris's pass comes while she is away.
+    async def pass_first():
+        reply = await anna.act()
+        assert reply["type"] == "event"
+    anna, welcome, seqs = await away_while_others_act(anna, boris, code, token, pass_first)
     missed = welcome["missed"]
-    assert [m["seq"] for m in missed] == list(range(last + 1, welcome["seq"] + 1))
-    assert welcome["state"]["match"]["deal"]["trick"]
-    await asyncio.gather(resumed.play(), boris.play())
-    assert resumed.state["match"]["finished"]
-    await resumed.close()
+    assert [m["seq"] for m in missed] == seqs and seqs
+    passes = [m["event"] for m in missed if m["event"]["kind"] == "action"
+              and m["event"]["action"]["type"] == "pass"]
+    assert [p["seat"] for p in passes if p["seat"] == 1] == [1]
+    assert all("cards" not in p["action"] for p in passes)  # not hers to see
+    assert any("cards" in e["action"] for e in events_of(boris, seqs).values()
+               if e["kind"] == "action" and e["seat"] == 1)  # Boris saw his own
+
+    # The tricks: whenever she hangs up after a card, the others' cards come as missed, the
+    # same events Boris got, until both Boris and the bot acted in one absence.
+    actors_while_away: set[int] = set()
+    while actors_while_away != {1, 2}:
+        assert anna.state["match"]["deal"]["phase"] == "play", "the deal ended first"
+        await anna.until(lambda s: anna.my_turn())
+
+        async def play_a_card():
+            reply = await anna.act()
+            assert reply["type"] == "event"
+        anna, welcome, seqs = await away_while_others_act(anna, boris, code, token,
+                                                          play_a_card)
+        missed = welcome["missed"]
+        assert [m["seq"] for m in missed] == seqs
+        assert {m["seq"]: m["event"] for m in missed} == events_of(boris, seqs)
+        actions = [m["event"] for m in missed if m["event"]["kind"] == "action"]
+        assert all(a["action"]["type"] == "play" for a in actions)
+        if len({a["seat"] for a in actions}) == 2:
+            actors_while_away = {a["seat"] for a in actions}
+        assert welcome["state"]["match"] == anna.state["match"]
+    await anna.close()
     await boris.close()
+
+
+async def test_reconnection_without_the_missed_events_when_they_cannot_be_trusted(
+        server, monkeypatch):
+    """``missed`` is null (the state alone is the truth) for a ``since`` too far back, from
+    the future, not a number, or from an earlier match of the room."""
+    from app import rooms
+
+    code, token, anna = await seated(server, options={"target": 1})
+    await anna.play()
+    last_of_first_match = anna.seq
+    await anna.send({"type": "rematch"})
+    # nothing happens while she is away: the bots have passed, the room waits for her pass
+    await anna.until(lambda s: s["match"]["deals"] and not s["match"]["finished"]
+                     and s["match"]["deal"]["passed"] == [False, True, True])
+    now = anna.seq
+    await anna.close()
+    again = Client(server.ws, code, token, name="again")
+    assert len((await again.connect(since=now - 1))["missed"]) == 1  # within this match
+    # from the last event of the first match, the second one's events are all there
+    missed = (await again.connect(since=last_of_first_match))["missed"]
+    assert [m["seq"] for m in missed] == list(range(last_of_first_match + 1, now + 1))
+    assert missed[0]["event"]["kind"] == "match"
+    for since in (last_of_first_match - 1, now + 5, "3", None):
+        welcome = await again.connect(since=since)
+        assert welcome["missed"] is None, since
+        assert welcome["state"]["match"]["deals"], since
+    monkeypatch.setattr(rooms, "MISSED_LIMIT", 2)
+    assert len((await again.connect(since=now - 2))["missed"]) == 2
+    assert (await again.connect(since=now - 3))["missed"] is None  # too far back
+    await again.close()
 
 
 async def test_second_instance_takes_over_after_the_first_stops(database_url):
