@@ -7,13 +7,15 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
+import secrets
 import subprocess
-import sys
 
 import httpx
 import pytest
 
 from cardroom_client import Client, allowed_by_seq, check_no_leak, create_room, join
+from engine.record import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -109,3 +111,154 @@ async def test_rematch_and_open_rooms(server):
     assert person.state["match"]["finished"] is False
     await person.play()
     await person.close()
+
+
+async def play_match(server, game, seats, options, names: dict[int, str]) -> int:
+    """A whole match: ``names`` seat -> person, the other seats as ``seats`` says. Its id."""
+    code = await create_room(server.http, game, seats, options)
+    people = []
+    for seat, name in names.items():
+        _, token = await join(server.http, code, name, seat)
+        people.append(Client(server.ws, code, token, name=name))
+    for person in people:
+        await person.connect()
+    await asyncio.gather(*(p.play(timeout=150) for p in people))
+    for person in people:
+        await person.close()
+    return people[0].state["room"]["match"]["id"]
+
+
+def expected_stats(records: list[dict], name: str) -> dict:
+    """A person's statistics worked out from the records of finished matches: for each game,
+    matches played and won, deals, points (their seat's, or their team's), points per deal."""
+    by_game: dict[str, dict] = {}
+    for record in records:
+        if name not in record["players"]:
+            continue
+        seat = record["players"].index(name)
+        match = replay(record)
+        mine = seat % 2 if match.game.teams else seat
+        g = by_game.setdefault(record["game"], {"played": 0, "won": 0, "deals": 0, "points": 0})
+        g["played"] += 1
+        g["won"] += mine in match.winners
+        for scores in match.deal_scores():
+            g["deals"] += 1
+            g["points"] += scores[mine]
+    total = {key: sum(g[key] for g in by_game.values())
+             for key in ("played", "won", "deals", "points")}
+    for g in [*by_game.values(), total]:
+        g["average_per_deal"] = round(g["points"] / g["deals"], 2) if g["deals"] else None
+    return {"name": name, **total, "by_game": by_game}
+
+
+async def test_player_statistics_agree_with_the_records(server):
+    """Points and wins from each person's own seat (their team's in Big Mariage), summed over
+    games and matches where they sat at different seats; running matches not played yet."""
+    tag = secrets.token_hex(3)
+    vera, gleb, ivan = f"vera-{tag}", f"gleb-{tag}", f"ivan-{tag}"
+    ids = [
+        await play_match(server, "black_maria", ["bot:random", "open", "open"], {"target": 1},
+                         {1: vera, 2: gleb}),
+        await play_match(server, "black_maria", ["open", "bot:rules", "open"], {"target": 1},
+                         {0: gleb, 2: vera}),
+        await play_match(server, "marjolet", ["open", "open"], {"target": 1},
+                         {0: ivan, 1: vera}),
+        await play_match(server, "big_mariage", ["bot:rules", "open", "bot:random", "open"],
+                         {"target": 1}, {1: vera, 3: gleb}),
+    ]
+    # a match still in its first deal counts for nothing yet
+    code = await create_room(server.http, "black_maria", ["open", "bot:random", "bot:random"])
+    await join(server.http, code, vera, 0)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        records = [(await http.get(f"/api/matches/{i}/record")).json() for i in ids]
+        listed = {p["name"]: p for p in (await http.get("/api/players")).json()["players"]}
+        for name in (vera, gleb, ivan):
+            expected = expected_stats(records, name)
+            assert (await http.get(f"/api/players/{name}")).json() == expected
+            assert listed[name] == expected
+    assert expected_stats(records, vera)["played"] == 4  # the running match is not in it
+    assert expected_stats(records, gleb)["by_game"]["big_mariage"]["points"] == sum(
+        scores[1] for scores in replay(records[3]).deal_scores())  # Gleb's team: seats 1 and 3
+
+
+async def test_history_filters_each_select_only_their_matches(server):
+    """By person, game and status, in the API and on the history page."""
+    tag = secrets.token_hex(3)
+    mila = f"mila-{tag}"
+    finished = await play_match(server, "black_maria", ["open", "bot:random", "bot:random"],
+                                {"target": 1}, {0: mila})
+    marjolet = await play_match(server, "marjolet", ["open", "open"], {"target": 1},
+                                {0: mila, 1: f"other-{tag}"})
+    code = await create_room(server.http, "black_maria", ["open", "bot:random", "bot:random"])
+    _, token = await join(server.http, code, mila, 0)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        running = (await http.get(f"/api/rooms/{code}")).json()["match"]["id"]
+
+        async def ids(**params) -> list[int]:
+            r = await http.get("/api/matches", params={"player": mila, **params})
+            return [m["id"] for m in r.json()["matches"]]
+
+        async def page_ids(**params) -> list[int]:
+            html = (await http.get("/history", params={"player": mila, **params})).text
+            return [int(i) for i in re.findall(r'href="/matches/(\d+)"', html)]
+
+        for listing in (ids, page_ids):
+            assert await listing() == [running, marjolet, finished]  # newest first
+            assert await listing(status="running") == [running]
+            assert await listing(status="finished") == [marjolet, finished]
+            assert await listing(game="marjolet") == [marjolet]
+            assert await listing(game="black_maria", status="finished") == [finished]
+        assert await ids(player=f"other-{tag}") == [marjolet]
+        assert await ids(limit=1, offset=1) == [marjolet]
+
+
+CARD_CODE = re.compile(r'["\'=]([2-9TJQKA][SHDC])["\']')
+CARD_FACE = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+
+
+def get_routes(routes) -> list[str]:
+    """The paths of every GET route, in included routers too."""
+    paths = []
+    for route in routes:
+        if hasattr(route, "original_router"):  # FastAPI's wrapper of an included router
+            paths += get_routes(route.original_router.routes)
+        elif "GET" in (getattr(route, "methods", None) or ()):
+            paths.append(route.path)
+    return paths
+
+
+async def test_no_page_or_endpoint_shows_the_cards_of_a_running_match(server):
+    """While a match runs, every GET route (pages and API) that names it, its room or its
+    people refuses or shows none of its cards: its packs, hands and passes stay secret."""
+    routes = [path for path in get_routes(server.app.routes) if not path.startswith("/static")]
+    assert "/api/matches/{match_id}/replay" in routes and "/matches/{match_id}" in routes
+    name = f"sly-{secrets.token_hex(3)}"
+
+    def shown(text: str) -> set[str]:
+        return set(CARD_CODE.findall(text)) | set(CARD_FACE.findall(text))
+
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        # what the routes that name nothing show anyway (the rules page's example cards)
+        before = {path: shown((await http.get(path, params={"player": name})).text)
+                  for path in routes if "{" not in path}
+        code = await create_room(server.http, "black_maria",
+                                 ["open", "bot:random", "bot:random"])
+        _, token = await join(server.http, code, name, 0)
+        anna = Client(server.ws, code, token, name=name)
+        await anna.connect()
+        # the bots have passed: packs, hands and passes exist, none of them public yet
+        await anna.until(lambda s: s["match"]["deal"]["passed"] == [False, True, True])
+        values = {"match_id": str(anna.state["room"]["match"]["id"]), "code": code,
+                  "name": name}
+        await anna.close()
+        refused = []
+        for path in routes:
+            url = re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), "x"), path)
+            r = await http.get(url, params={"player": name})
+            if r.status_code in (404, 409):
+                refused.append(path)
+                continue
+            assert r.status_code < 400, (url, r.status_code)
+            leaked = shown(r.text) - before.get(path, set())
+            assert not leaked, f"{url} shows {leaked}"
+    assert {"/api/matches/{match_id}/record", "/api/matches/{match_id}/replay"} <= set(refused)
