@@ -4,9 +4,7 @@ seeded random play-outs, record round trips and the conformance records."""
 from __future__ import annotations
 
 import copy
-import glob
 import json
-import os
 import random
 
 import pytest
@@ -1046,31 +1044,6 @@ def test_in_progress_record_replays():
     again = load(json.dumps(match.to_record(["a", "b", "c", "d"])))
     assert summary(again) == summary(match)
     assert again.current.view(EVERYONE) == deal.view(EVERYONE)
-
-
-# -- conformance records -----------------------------------------------------------------------
-
-CONFORMANCE = os.environ.get("CARDROOM_CONFORMANCE", "/work/shared/conformance")
-RECORDS = sorted(glob.glob(os.path.join(CONFORMANCE, "big_mariage-*.json")))
-RECORDS = [r for r in RECORDS if not r.endswith(".expected.json")]
-
-
-@pytest.mark.skipif(not RECORDS, reason="no conformance records")
-@pytest.mark.parametrize("path", RECORDS, ids=os.path.basename)
-def test_conformance(path):
-    from engine.record import RecordError, load, summary
-
-    expected = json.load(open(path[:-5] + ".expected.json"))
-    text = open(path).read()
-    if "error" in expected:
-        with pytest.raises(RecordError) as caught:
-            load(text)
-        assert [caught.value.deal, caught.value.action] == \
-            [expected["error"]["deal"], expected["error"]["action"]]
-    else:
-        got = summary(load(text))
-        for key in ("deal_scores", "totals", "finished", "winners", "next"):
-            assert got[key] == expected[key], key
 
 
 # -- the bot -----------------------------------------------------------------------------------
