@@ -24,6 +24,10 @@ from . import logs
 STALL = 0.020
 #: Seconds between two looks at how late the event loop runs.
 LOOK_EVERY = 0.1
+#: What stalls are measured with: the clock, and the loop watch's sleep between two looks.
+#: Read at each use, so that a test can put a clock of its own here (tests/app/test_stalls.py).
+clock = time.perf_counter
+sleep = asyncio.sleep
 
 
 def stalled(name: str, seconds: float, **fields) -> None:
@@ -38,11 +42,11 @@ def _logged_if_long(name: str, took: float, **fields) -> None:
 @contextmanager
 def timed(name: str, **fields):
     """Log ``name`` if what runs inside takes :data:`STALL` or longer (on the event loop)."""
-    started = time.perf_counter()
+    started = clock()
     try:
         yield
     finally:
-        _logged_if_long(name, time.perf_counter() - started, **fields)
+        _logged_if_long(name, clock() - started, **fields)
 
 
 class StallWatch:
@@ -65,15 +69,15 @@ class StallWatch:
 
     def _collector(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._collecting_since = time.perf_counter()
+            self._collecting_since = clock()
         elif self._collecting_since is not None:
-            took = time.perf_counter() - self._collecting_since
+            took = clock() - self._collecting_since
             self._collecting_since = None
             _logged_if_long("gc_pause", took, generation=info["generation"],
                             collected=info["collected"])
 
     async def _look(self) -> None:
         while True:
-            before = time.perf_counter()
-            await asyncio.sleep(LOOK_EVERY)
-            _logged_if_long("loop_stall", time.perf_counter() - before - LOOK_EVERY)
+            before = clock()
+            await sleep(LOOK_EVERY)
+            _logged_if_long("loop_stall", clock() - before - LOOK_EVERY)
