@@ -1,6 +1,6 @@
 // Draws the felt: seats around the table, the centre (trumps, contract, stock), the trick.
 // Used by the live table and by the replay viewer. Everything comes from the engine's view.
-import { t, el, cardEl, cardsText, cardText, SUIT_SYMBOL, positions, suitName } from "./common.js";
+import { t, el, cardEl, cardsText, cardText, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
 
 const bidText = (b) => (b === "pass" ? t("bm.pass") : String(b));
 
@@ -27,7 +27,7 @@ function seatExtras(m, s) {
     if (d.phase === "bidding" && mine.length) out.push(el("span", { class: "note bid" }, t("bm.said", { bid: bidText(mine[mine.length - 1][1]) })));
     if (d.declarer === s) out.push(el("span", { class: "note declarer" }, t("bm.declarer")));
     const marriages = d.marriages.filter((x) => x.seat === s);
-    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), " ", marriages.map((x) => el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") }, `K${SUIT_SYMBOL[x.suit]}Q ${x.points} `))));
+    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), " ", marriages.map((x) => el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") }, `${rankLabel("K")}${SUIT_SYMBOL[x.suit]}${rankLabel("Q")} ${x.points} `))));
   }
   if (d.tricks_won) out.push(el("span", { class: "note tricks" }, t("seat.tricks", { n: d.tricks_won[s] })));
   if (m.game !== "big_mariage" && d.scores) out.push(el("span", { class: "note pts" }, t(m.game === "black_maria" ? "seat.penalty" : "seat.points", { n: d.scores[s] })));
