@@ -5,6 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import sqlite3
+import struct
+import threading
+from contextlib import asynccontextmanager
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -73,26 +77,71 @@ class _Counted:
         return Cursor()
 
 
+class Transactions:
+    """The event numbers each transaction of the actions' hot path stored, in order: one list
+    per call of ``store.store_statements`` (one transaction, committed or refused whole)."""
+
+    def __init__(self, store: Store, monkeypatch):
+        self.stored: list[list[int]] = []
+        run = store.store_statements
+
+        def counted(statements):
+            self.stored.append([parameters["seq"] for _, parameters in statements])
+            return run(statements)
+
+        monkeypatch.setattr(store, "store_statements", counted)
+
+
+@asynccontextmanager
+async def writer_held(store: Store):
+    """PostgreSQL: the writer thread is busy with a write of its own until the block ends, so
+    that the writes asked meanwhile all wait in its queue, as they do under load (else how
+    many it finds there depends on how fast each thread runs). SQLite writes on the event
+    loop, at the end of the loop's turn: nothing to hold."""
+    if store.sqlite:
+        yield
+        return
+    started, release = threading.Event(), threading.Event()
+
+    def hold(session):
+        started.set()
+        release.wait(120)
+
+    holding = asyncio.ensure_future(store.write(hold))
+    assert await asyncio.to_thread(started.wait, 120)
+    try:
+        yield
+    finally:
+        release.set()
+        await holding
+
+
 async def test_waiting_writes_share_a_commit_and_a_failing_one_fails_alone(database_url,
                                                                           monkeypatch):
     store = Store(database_url)
     try:
         room_id = store.transact(new_room)
         calls = DatabaseCalls(store, monkeypatch)
-        commits, statements = calls.commits, calls.statements
+        transactions = Transactions(store, monkeypatch).stored
 
-        results = await asyncio.gather(*(stored_event(store, room_id, seq)
-                                         for seq in range(1, 11)))
-        assert results == list(range(1, 11))
-        # SQLite: all ten in one commit, one executemany; PostgreSQL's writer thread may have
-        # taken the first alone before the others were queued.
-        assert len(commits) <= 2
-        assert len([sql for sql in statements if sql.startswith("INSERT")]) <= 2
+        async with writer_held(store):
+            writes = asyncio.gather(*(stored_event(store, room_id, seq) for seq in range(1, 11)))
+            await asyncio.sleep(0)  # all ten asked
+        assert await writes == list(range(1, 11))
+        # one transaction for the ten, one commit, one executemany
+        assert transactions == [list(range(1, 11))]
+        assert len(calls.commits) == 1
+        assert len([sql for sql in calls.statements if sql.startswith("INSERT")]) == 1
 
-        results = await asyncio.gather(*(stored_event(store, room_id, seq)
-                                         for seq in (11, 5, 12)), return_exceptions=True)
+        async with writer_held(store):
+            writes = asyncio.gather(*(stored_event(store, room_id, seq) for seq in (11, 5, 12)),
+                                    return_exceptions=True)
+            await asyncio.sleep(0)
+        results = await writes
         assert results[0] == 11 and results[2] == 12
         assert isinstance(results[1], Conflict)  # event 5 exists: only that write is refused
+        # tried together, then each alone
+        assert transactions[1:] == [[11, 5, 12], [11], [5], [12]]
 
         with store.sessions() as session:
             seqs = session.scalars(select(RoomEvent.seq).where(RoomEvent.room_id == room_id)
@@ -116,13 +165,12 @@ async def test_on_commit_runs_at_the_commit_before_the_waiter_and_even_without_o
         waiter = asyncio.create_task(store.write(
             None, statements=[event_row(room_id, 2)],
             on_commit=lambda result: seen.append("stored without a waiter")))
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # asked
         waiter.cancel()
-        for _ in range(100):
-            if len(seen) == 3:
-                break
-            await asyncio.sleep(0.01)
-        assert seen[2] == "stored without a waiter"
+        # writes are stored and told in the order they were asked: once a later one is back,
+        # the cancelled one has been stored and told
+        await store.write(None, statements=[event_row(room_id, 3)])
+        assert seen == ["committed", "resumed", "stored without a waiter"]
 
         with pytest.raises(Conflict):  # nothing stored: nothing told
             await store.write(None, statements=[event_row(room_id, 2)],
@@ -132,40 +180,73 @@ async def test_on_commit_runs_at_the_commit_before_the_waiter_and_even_without_o
         store.close()
 
 
+class LoopClock:
+    """The event loop's own clock (``loop.time()``), standing still until the test moves it.
+    The store reads it for when its last commit began, and waits for the interval with
+    ``loop.call_later``, which is on this clock too: a commit that waits is made in the first
+    turn of the loop after the test has moved the clock far enough, never before."""
+
+    def __init__(self, loop, monkeypatch):
+        self.now = 0.0
+        monkeypatch.setattr(loop, "time", lambda: self.now)
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+async def committed(writes) -> bool:
+    """Whether ``writes`` (tasks) are all committed and back within a few turns of the event
+    loop: at once, without waiting for any time to pass."""
+    for _ in range(20):
+        if all(write.done() for write in writes):
+            break
+        await asyncio.sleep(0)
+    return all(write.done() for write in writes)
+
+
 async def test_sqlite_commits_at_once_when_quiet_and_groups_writes_when_busy(sqlite_url,
                                                                              monkeypatch):
-    monkeypatch.setattr(store_module, "COMMIT_INTERVAL", 0.3)
     store = Store(sqlite_url)
     try:
         room_id = store.transact(new_room)
-        commits = DatabaseCalls(store, monkeypatch).commits
-        loop = asyncio.get_running_loop()
+        stored = Transactions(store, monkeypatch).stored
+        clock = LoopClock(asyncio.get_running_loop(), monkeypatch)
+        interval = store_module.COMMIT_INTERVAL
 
-        # Writes that come one at a time are committed at once, however close together.
-        start = loop.time()
+        def ask(*seqs) -> list:
+            return [asyncio.ensure_future(stored_event(store, room_id, seq)) for seq in seqs]
+
+        # Writes that come one at a time are committed at once, however close together (the
+        # clock does not move).
         for seq in (1, 2, 3):
-            await stored_event(store, room_id, seq)
-        assert loop.time() - start < 0.25 and len(commits) == 3
-
+            assert await committed(ask(seq))
         # Two that come together share a commit, still at once ...
-        start = loop.time()
-        assert await asyncio.gather(*(stored_event(store, room_id, s) for s in (4, 5))) == [4, 5]
-        assert loop.time() - start < 0.25 and len(commits) == 4
+        assert await committed(ask(4, 5))
+        assert stored == [[1], [2], [3], [4, 5]]
 
-        # ... and from then on the next commit waits for the interval, for all asked meanwhile.
-        sixth = asyncio.create_task(stored_event(store, room_id, 6))
-        await asyncio.sleep(0.05)
-        seventh = asyncio.create_task(stored_event(store, room_id, 7))
-        assert await asyncio.gather(sixth, seventh) == [6, 7]
-        assert loop.time() - start >= 0.3 and len(commits) == 5
+        # ... and from then on the next commit waits for the interval from the last one's
+        # start, for all asked meanwhile.
+        began = clock.now
+        writes = ask(6)
+        assert not await committed(writes)
+        clock.advance(interval / 2)
+        writes += ask(7)
+        assert not await committed(writes)
+        clock.now = began + interval * 0.99
+        assert not await committed(writes)
+        clock.now = began + interval
+        assert await committed(writes)
+        assert [write.result() for write in writes] == [6, 7] and stored[-1] == [6, 7]
 
         # One commit storing a single write does not end the grouping (under steady load that
         # happens now and then); two in a row do.
         for seq, waits in ((8, True), (9, True), (10, False)):
-            start = loop.time()
-            await stored_event(store, room_id, seq)
-            assert (loop.time() - start >= 0.25) == waits
-        assert len(commits) == 8
+            write = ask(seq)
+            if waits:
+                assert not await committed(write), seq
+                clock.advance(interval)
+            assert await committed(write), seq
+        assert stored == [[1], [2], [3], [4, 5], [6, 7], [8], [9], [10]]
     finally:
         store.close()
 
@@ -211,23 +292,95 @@ async def test_deals_dealt_together_at_several_tables_share_one_commit(sqlite_ur
         store.close()
 
 
-async def test_the_sqlite_wal_starts_over_under_steady_writes(sqlite_url, monkeypatch):
+class CheckpointClock:
+    """What the checkpoint thread waits on between two passes (``Store._closing``, waited on
+    for CHECKPOINT_EVERY): here a pass comes each time the test says so, not each second."""
+
+    def __init__(self):
+        self._state = threading.Condition()
+        self._ticks = 0
+        self._closing = False
+        self._waiting = False
+        self.passes = 0  # passes begun
+
+    def wait(self, timeout=None) -> bool:
+        """The thread, between two passes: True when the store closes."""
+        with self._state:
+            self._waiting = True
+            self._state.notify_all()
+            self._state.wait_for(lambda: self._ticks or self._closing)
+            self._waiting = False
+            if self._closing:
+                return True
+            self._ticks -= 1
+            self.passes += 1
+            return False
+
+    def set(self) -> None:  # Store.close
+        with self._state:
+            self._closing = True
+            self._state.notify_all()
+
+    def one_pass(self) -> None:
+        """Run one pass of the thread and wait until it is over (the thread waits again)."""
+        with self._state:
+            assert self._state.wait_for(lambda: self._waiting, 120)
+            passes = self.passes
+            self._ticks += 1
+            self._state.notify_all()
+            assert self._state.wait_for(lambda: self.passes > passes and self._waiting, 120)
+
+
+def wal_restarts(wal: str) -> int:
+    """How many times the SQLite WAL has started over: its header's checkpoint sequence
+    number, which each restart increments."""
+    with open(wal, "rb") as f:
+        return struct.unpack(">I", f.read(16)[12:16])[0]
+
+
+async def test_the_sqlite_wal_starts_over_under_steady_writes(sqlite_url):
     """Checkpoints must copy the WAL whole now and then, or it grows without end (a GB a minute
-    at 1,000 actions/s): a single background pass never catches up with steady writes. Every
-    commit appends at least two 4 KiB pages (the event's and its unique index's), which a WAL
-    that never started over would all hold."""
-    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 0.05)
-    monkeypatch.setattr(store_module, "COMMIT_INTERVAL", 0)  # back to back
+    at 1,000 actions/s). Under steady writes the checkpoint thread's pass never copies all of
+    it (what is written while it copies is left), so the WAL would never start over; the event
+    loop, the only writer, copies the rest right after its next commit. Here each pass of the
+    thread is left short the same way, by a reader whose snapshot predates the last writes (a
+    checkpoint copies nothing a reader may still need); the test runs the thread's passes
+    itself and counts the WAL's restarts."""
     store = Store(sqlite_url)
-    wal = sqlite_url.removeprefix("sqlite:///") + "-wal"
-    try:
-        room_id = store.transact(new_room)
-        loop = asyncio.get_running_loop()
-        start, seq = loop.time(), 0
-        while loop.time() - start < 1.0:  # about 20 checkpoints
+    store._closing = clock = CheckpointClock()
+    path = sqlite_url.removeprefix("sqlite:///")
+    seq = 0
+
+    async def write(count: int) -> None:
+        nonlocal seq
+        for _ in range(count):
             seq += 1
             await stored_event(store, room_id, seq)
-        assert seq > 100 and os.path.getsize(wal) < seq * 4096 / 2
+
+    try:
+        room_id = store.transact(new_room)
+        await write(1)  # the checkpoint thread starts with the first write
+        restarts = wal_restarts(path + "-wal")
+        sizes = []
+        for round_ in range(1, 6):
+            await write(10)
+            reader = sqlite3.connect(path, isolation_level=None)
+            try:
+                reader.execute("BEGIN")
+                reader.execute("SELECT count(*) FROM room_events").fetchone()  # its snapshot
+                await write(10)  # written after it
+                await asyncio.to_thread(clock.one_pass)  # copies up to the reader's snapshot
+            finally:
+                reader.close()
+            assert wal_restarts(path + "-wal") == restarts + round_ - 1
+            await write(1)  # the commit after the pass, and the loop's copy of the rest
+            await write(1)  # this one starts the WAL over
+            assert wal_restarts(path + "-wal") == restarts + round_, round_
+            sizes.append(os.path.getsize(path + "-wal"))
+        assert clock.passes == 5
+        # the file is reused from its start each round (two 4 KiB pages or more per write: a
+        # WAL that never started over would grow by 90 KiB or more a round)
+        assert len(set(sizes[1:])) == 1, sizes
     finally:
         store.close()
 
