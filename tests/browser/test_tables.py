@@ -6,7 +6,6 @@ import time
 
 import httpx
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 from .conftest import LAPTOP, PHONE, shot
 
@@ -20,6 +19,8 @@ def my_turn(page) -> bool:
 
 
 def try_click(locator) -> bool:
+    from playwright.sync_api import Error as PlaywrightError
+
     try:
         locator.click(timeout=1500)
         return True
