@@ -63,16 +63,33 @@ def test_moves_that_come_after_the_tick_wait_for_the_next_one(bench):
     assert tables[0].next_slot == pytest.approx(105.2)
 
 
+def probe_writes(directory, writes: int) -> None:
+    """Wait until the disk probe has written its file ``writes`` times or more: each write
+    changes the file's modification time (they are PROBE_EVERY apart, and each comes after
+    the fdatasync of the one before)."""
+    seen = set()
+    deadline = time.monotonic() + 120  # only so that a probe that never writes fails
+    while len(seen) < writes:
+        for path in directory.iterdir():
+            try:
+                seen.add(path.stat().st_mtime_ns)
+            except FileNotFoundError:
+                pass
+        assert time.monotonic() < deadline, f"the probe wrote {len(seen)} times in 2 minutes"
+        time.sleep(0.005)
+
+
 def test_the_disk_probe_times_fdatasyncs_in_the_directory_it_is_given(tmp_path):
     bench = load_bench()
+    before = time.monotonic()
     probe = bench.DiskProbe(str(tmp_path), None)
-    deadline = time.monotonic() + 30
-    while not any(tmp_path.iterdir()) and time.monotonic() < deadline:  # it has begun
-        time.sleep(0.05)
-    time.sleep(5 * bench.PROBE_EVERY)
-    syncs = probe.stop()
+    probe_writes(tmp_path, 4)  # the file's creation, then three writes at least
+    syncs = probe.stop()  # it ends the fdatasync of its last write first
+    after = time.monotonic()
     assert len(syncs) >= 3
-    assert all(0 <= seconds < 30 for _, seconds in syncs)
+    # each: when it began (the monotonic clock, which the probe shares), and how long it took
+    assert all(before <= began and began + seconds <= after for began, seconds in syncs)
+    assert all(seconds >= 0 for _, seconds in syncs)
     assert [began for began, _ in syncs] == sorted(began for began, _ in syncs)
     assert not any(tmp_path.iterdir())  # its file is gone
 
@@ -105,8 +122,9 @@ def test_the_server_stalls_are_its_own_lines_begun_within_the_play(tmp_path):
         logs.room_log.setLevel(logging.INFO)
         try:
             start = time.time()
-            time.sleep(0.01)
-            stalls.stalled("loop_stall", 0.800)  # the setup's, ended just after the play began
+            # the setup's, which began 0.8 s before the play and ended just after it began
+            # (however long this line took to come)
+            stalls.stalled("loop_stall", time.time() - start + 0.800)
             time.sleep(0.2)  # a stall's line comes at its end: these began in the play
             stalls.stalled("gc_pause", 0.061, generation=0, collected=0)
             stalls.stalled("slow_write", 0.025, what="commit", writes=12)
