@@ -39,10 +39,11 @@ async def test_a_send_that_waits_keeps_the_order_of_what_follows():
     socket.open.clear()
     for text in "abc":
         conn.send_text(text)
-    await asyncio.sleep(0.01)
+    for _ in range(10):  # turns of the event loop: nothing goes while the socket waits
+        await asyncio.sleep(0)
     assert socket.sent == []
     socket.open.set()
-    await conn.drained(timeout=1)
+    await conn.drained(timeout=60)  # (the timeout only keeps a broken send from hanging)
     assert socket.sent == ["a", "b", "c"]
     conn.send_text("d")  # and at once again once the backlog is gone
     assert socket.sent == ["a", "b", "c", "d"]
@@ -61,7 +62,7 @@ async def test_a_failed_send_closes_the_connection_to_further_frames():
     for text in "abc":
         conn.send_text(text)
     socket.open.set()
-    await conn.drained(timeout=1)
+    await conn.drained(timeout=60)
     assert conn.closed and socket.sent == ["a"]
 
 
