@@ -134,10 +134,10 @@ class AppProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--no-migrate", "--port",
              str(self.port)], cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # only so that a process that never starts fails
         while True:
             try:
-                if httpx.get(self.http + "/api/health", timeout=2).status_code == 200:
+                if httpx.get(self.http + "/api/health", timeout=10).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

@@ -13,7 +13,7 @@ import pytest
 import websockets
 
 from cardroom_client import Client
-from tests.scale.players import assert_audit, check_acknowledged, table
+from tests.scale.players import assert_audit, check_acknowledged, stored_client_ids, table
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(150)]
 
@@ -59,10 +59,10 @@ async def test_redis_restart_under_play(pg_url, private_redis, processes):
     assert final["match"]["totals"] == anna.state["match"]["totals"]
     seqs = [m["seq"] for m in watcher.messages if m["type"] == "event"]
     assert seqs == list(range(seqs[0], seqs[-1] + 1)), "the spectator missed or repeated events"
-    # fan-out is back by itself: a chat line said on A reaches B's spectator at once
+    # fan-out is back by itself: a chat line said on A reaches B's spectator
     await anna.client.send({"type": "chat", "text": "after the restart"})
     await watcher.until(lambda s: any(c["text"] == "after the restart" for c in s["chat"]),
-                        timeout=10)
+                        timeout=60)
     check_acknowledged([anna, boris], pg_url)
     assert_audit(pg_url)
     await watcher.close()
@@ -116,15 +116,16 @@ async def test_database_briefly_unreachable(pg_url, redis_url, processes):
         assert answer["type"] == "error" and answer["code"] == "storage", answer
         assert "nothing was applied" in answer["message"]
         async with httpx.AsyncClient() as http:
-            r = await http.get(a.http + "/api/health", timeout=15)
+            r = await http.get(a.http + "/api/health", timeout=60)
             assert r.status_code == 503 and r.json()["database"] is False, r.text
-        await asyncio.sleep(1.0)
         assert stored_count(pg_url) == before, "something was stored while it was down"
         proxy.restore()
         await asyncio.gather(*(p.play(timeout=120) for p in players))
         async with httpx.AsyncClient() as http:
-            assert (await http.get(a.http + "/api/health", timeout=10)).status_code == 200
+            assert (await http.get(a.http + "/api/health", timeout=60)).status_code == 200
+        # the refused action was never stored, not even once the database was back
         assert "during-outage" not in {i for p in players for i in p.acked}
+        assert "during-outage" not in stored_client_ids(pg_url)
         check_acknowledged(players, pg_url)
         assert_audit(pg_url)
         for player in players:
@@ -150,9 +151,9 @@ async def test_flood_of_bad_and_racing_messages(pg_url, redis_url, processes):
             json.dumps({"type": "chat", "text": ""}),
             json.dumps({"type": "standin", "seat": 1})]
     stop = asyncio.Event()
+    sent = {twin.name: 0, spectator.name: 0}
 
     async def flood(client: Client):
-        sent = 0
         while not stop.is_set():
             if rng.random() < 0.5 and client.state and client.state["match"] \
                     and client.state["match"]["moves"]:
@@ -160,21 +161,29 @@ async def test_flood_of_bad_and_racing_messages(pg_url, redis_url, processes):
                                    "action": client.choose()})
             else:
                 await client.send(rng.choice(junk))
-            sent += 1
+            sent[client.name] += 1
             await asyncio.sleep(0.0005)
-        return sent
 
     floods = [asyncio.create_task(flood(c)) for c in (twin, spectator)]
+    while min(sent.values()) < 100:  # the people play once each flood is well under way
+        await asyncio.sleep(0.01)
     await asyncio.gather(anna.play(timeout=120), boris.play(timeout=120))
     stop.set()
-    sent = sum(await asyncio.gather(*floods))
-    assert sent > 200
+    await asyncio.gather(*floods)
     assert anna.state["match"]["finished"] and boris.state["match"]["finished"]
     for client in (anna.client, boris.client, twin, spectator):
         seqs = [m["seq"] for m in client.messages if m["type"] == "event"]
         assert seqs == sorted(set(seqs)), f"{client.name} saw events out of order"
-    errors = {m["code"] for m in twin.messages + spectator.messages if m["type"] == "error"}
-    assert {"bad_json", "unknown_type", "too_large"} <= errors, errors
+
+    def errors() -> set:
+        return {m["code"] for m in twin.messages + spectator.messages if m["type"] == "error"}
+
+    # each kind of junk is answered with its error (the answers come in order, after the
+    # flood's frames before them: waited for, not timed; the deadline only ends a hang)
+    deadline = asyncio.get_running_loop().time() + 60
+    while not {"bad_json", "unknown_type", "too_large"} <= errors():
+        assert asyncio.get_running_loop().time() < deadline, errors()
+        await asyncio.sleep(0.01)
     result = assert_audit(pg_url)
     assert result["matches"] == 1
     for c in (twin, spectator):
