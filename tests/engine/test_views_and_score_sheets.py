@@ -1,0 +1,93 @@
+"""The fields the pages and bots read from views and score sheets (render.js, sheet.js, the
+Big Mariage bot): present under their names, and holding what rules.md says they hold."""
+
+import random
+
+from engine import EVERYONE, new_match
+from engine.bots.random_bot import random_bot
+
+SPADE_HONOURS = ("QS", "KS", "AS")
+
+
+def _captured_by_trick(match, seat, action, captured):
+    """Apply ``action``; when it completes a trick, add the trick's cards to its winner's."""
+    before = sum(match.current.view(None)["tricks_won"])
+    deal = match.current
+    match.apply(seat, action)
+    view = deal.view(None)
+    if sum(view["tricks_won"]) > before:
+        last = view["last_trick"]
+        captured[last["winner"]] += [card for _, card in last["cards"]]
+
+
+def test_black_maria_score_sheet_counts_each_seats_hearts_and_spade_honours():
+    rng = random.Random(5)
+    for _ in range(5):
+        match = new_match("black_maria", {"target": 10 ** 6})
+        deal = match.start_deal(rng=rng)
+        captured = [[], [], []]
+        while match.current:
+            seat = match.to_act()[0]
+            _captured_by_trick(match, seat, random_bot(None, match.moves(seat), rng), captured)
+        sheet = match.score_sheet()[-1]["summary"]
+        assert set(sheet) == {"hearts", "spades", "tricks", "penalties"}
+        assert sheet["hearts"] == [sum(c[1] == "H" for c in won) for won in captured]
+        assert sum(sheet["hearts"]) == 13
+        assert sheet["spades"] == [[c for c in SPADE_HONOURS if c in won] for won in captured]
+        assert sorted(c for held in sheet["spades"] for c in held) == sorted(SPADE_HONOURS)
+        assert sheet["tricks"] == [len(won) // 3 for won in captured]
+        assert sheet["penalties"] == deal.scores() == match.totals
+
+
+def _black_maria_at_passing():
+    match = new_match("black_maria")
+    deck = list(match.game.pack.cards)
+    match.start_deal(deck, 2)
+    return match, {seat: [deck[i] for i in range(51) if (2 + 1 + i) % 3 == seat][:3]
+                   for seat in range(3)}
+
+
+def test_black_maria_view_names_the_phase_the_dealer_and_the_scores():
+    match, _ = _black_maria_at_passing()
+    view = match.view(0)["deal"]
+    assert (view["phase"], view["dealer"], view["scores"]) == ("pass", 2, [0, 0, 0])
+
+
+def test_black_maria_passes_are_seen_by_their_owner_and_by_an_open_view_only():
+    match, passes = _black_maria_at_passing()
+    match.apply(0, {"type": "pass", "cards": passes[0]})
+    match.apply(1, {"type": "pass", "cards": passes[1]})
+    assert match.current.view(EVERYONE)["pass"] == [passes[0], passes[1], None]
+    assert match.current.view(0)["pass"] == [passes[0], None, None]
+    assert match.current.view(2)["pass"] == [None, None, None]
+
+
+def test_black_maria_hides_a_pass_from_the_others_but_never_a_play():
+    match, passes = _black_maria_at_passing()
+    deal = match.current
+    passing = {"type": "pass", "cards": passes[0]}
+    assert deal.redact(passing, 0, 1) == {"type": "pass"}
+    assert deal.redact(passing, 0, 0) == passing
+    assert deal.redact(passing, 0, EVERYONE) == passing
+    play = {"type": "play", "card": "QS"}
+    for viewer in (0, 1, None, EVERYONE):
+        assert deal.redact(play, 0, viewer) == play
+
+
+def test_big_mariage_view_names_the_high_bidder_the_variant_and_the_cards_played():
+    rng = random.Random(2)
+    match = new_match("big_mariage", {"marriages": "trump_only"})
+    deal = match.start_deal(rng=rng)
+    first = match.to_act()[0]
+    match.apply(first, {"type": "bid", "value": 65})
+    view = match.view(first)["deal"]
+    assert view["high_bidder"] == first and view["high_bid"] == 65
+    assert view["variant"] == "trump_only"
+    assert view["played"] == []
+    captured = [[], [], [], []]
+    while match.current and len(deal.view(None)["played"]) < 8:  # two tricks
+        seat = match.to_act()[0]
+        _captured_by_trick(match, seat, random_bot(None, match.moves(seat), rng), captured)
+    played = deal.view(None)["played"]
+    assert sorted(played) == sorted(c for won in captured for c in won) and len(played) == 8
+    assert played == match.game.pack.sorted(played)
