@@ -91,3 +91,106 @@ def test_big_mariage_view_names_the_high_bidder_the_variant_and_the_cards_played
     played = deal.view(None)["played"]
     assert sorted(played) == sorted(c for won in captured for c in won) and len(played) == 8
     assert played == match.game.pack.sorted(played)
+
+
+# -- the match view (protocol.md's VIEW) ------------------------------------------------------
+
+MATCH_VIEW = {"game", "options", "seats", "teams", "totals", "deals", "finished", "winners",
+              "to_act", "seat", "moves", "deal"}
+
+
+def test_a_match_view_before_any_deal_has_no_deal():
+    match = new_match("marjolet")
+    view = match.view(0)
+    assert set(view) == MATCH_VIEW
+    assert view["deal"] is None and view["deals"] == [] and view["to_act"] == []
+
+
+def test_a_match_view_names_the_game_its_seats_teams_and_totals():
+    for game, seats, teams in (("marjolet", 2, False), ("black_maria", 3, False),
+                               ("big_mariage", 4, True)):
+        match = new_match(game, {"target": 300})
+        match.start_deal(rng=random.Random(1))
+        view = match.view(1)
+        assert set(view) == MATCH_VIEW
+        assert (view["game"], view["seats"], view["teams"]) == (game, seats, teams)
+        assert view["options"]["target"] == 300
+        assert view["totals"] == [0] * (2 if teams else seats)
+        assert (view["finished"], view["winners"]) == (False, [])
+        assert view["to_act"] == match.to_act() and view["seat"] == 1
+        assert view["deal"]["dealer"] == match.current.dealer
+
+
+def test_an_open_view_is_nobodys_seat():
+    match = new_match("black_maria")
+    match.start_deal(rng=random.Random(1))
+    view = match.view(EVERYONE)
+    assert view["seat"] is None and view["moves"] == {}
+    assert all(hand is not None for hand in view["deal"]["hands"])
+
+
+def test_a_finished_match_view_names_its_winners():
+    rng = random.Random(4)
+    match = new_match("black_maria", {"target": 1})
+    while not match.finished:
+        match.start_deal(rng=rng)
+        while match.current:
+            seat = match.to_act()[0]
+            match.apply(seat, random_bot(None, match.moves(seat), rng))
+    view = match.view(None)
+    assert view["finished"] is True and view["winners"] == match.winners != []
+    assert view["totals"] == match.totals and view["deal"]["phase"] == "over"
+
+
+# -- Black Maria: what each seat received -----------------------------------------------------
+
+def test_black_maria_received_cards_are_seen_by_their_receiver_and_an_open_view_only():
+    match, passes = _black_maria_at_passing()
+    for seat in range(3):
+        match.apply(seat, {"type": "pass", "cards": passes[seat]})
+    received = [passes[(seat + 1) % 3] for seat in range(3)]  # from the left-hand neighbour
+    assert match.current.view(EVERYONE)["received"] == received
+    for seat in range(3):
+        assert match.current.view(seat)["received"] == [
+            received[s] if s == seat else None for s in range(3)]
+    assert match.current.view(None)["received"] == [None, None, None]
+
+
+# -- Marjolet ---------------------------------------------------------------------------------
+
+def _marjolet_deal_with_a_marriage(rng):
+    """A random Marjolet deal in which seat 0 declares a marriage after its first win."""
+    match = new_match("marjolet", {"target": 10 ** 6})
+    while True:
+        deal = match.start_deal(rng=rng)
+        declared = False
+        while match.current:
+            seat = match.to_act()[0]
+            moves = match.moves(seat)
+            if not declared and seat == 0 and moves.get("declare"):
+                match.apply(0, {"type": "declare", "cards": moves["declare"][0]})
+                declared = True
+                continue
+            match.apply(seat, random_bot(None, moves, rng))
+        if declared:
+            return match, deal
+
+
+def test_marjolet_score_sheet_lists_each_seats_combinations_and_bonuses():
+    match, deal = _marjolet_deal_with_a_marriage(random.Random(3))
+    sheet = match.score_sheet()[-1]["summary"]
+    assert set(sheet) == {"trump", "dix", "seats"} and sheet["trump"] == deal.trump
+    combination = deal.view(None)["scored_combinations"][0][0]
+    assert set(combination) == {"cards", "name", "points"}
+    assert sheet["seats"][0]["combinations"][0] == combination
+    for seat, line in enumerate(sheet["seats"]):
+        assert line["combination_points"] == sum(c["points"] for c in line["combinations"])
+        assert line["total"] == deal.scores()[seat]
+
+
+def test_marjolet_view_counts_tricks_and_says_when_the_end_phase_has_come():
+    match, deal = _marjolet_deal_with_a_marriage(random.Random(3))
+    view = deal.view(None)
+    assert view["tricks_played"] == 16 and sum(view["end_tricks_won"]) == 6
+    assert view["phase"] == "over" and view["end_phase"] is True
+    assert view["stock_count"] == 0 and view["turn_up"] is None
