@@ -9,6 +9,7 @@ Screenshots go to test-artifacts/ (gitignored).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -71,8 +72,19 @@ def browser():
 
 @pytest.fixture
 def new_page(browser):
-    """new_page(viewport=LAPTOP, locale="en-GB") -> a page in its own context (own storage)."""
+    """new_page(viewport=LAPTOP, locale="en-GB") -> a page in its own context (own storage).
+
+    page.errors: its uncaught script errors; page.refusals: every `error` message the server
+    sent it over the WebSocket ({"code", "message"}), whether or not the page showed it."""
     contexts = []
+
+    def watch_socket(page, ws):
+        def frame(payload):
+            if isinstance(payload, str) and '"error"' in payload:
+                message = json.loads(payload)
+                if message.get("type") == "error":
+                    page.refusals.append({"code": message.get("code"), "message": message.get("message")})
+        ws.on("framereceived", frame)
 
     def make(viewport=None, locale="en-GB"):
         ctx = browser.new_context(viewport=viewport or LAPTOP, locale=locale)
@@ -80,8 +92,9 @@ def new_page(browser):
         ctx.set_default_timeout(15000)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.errors = []
+        page.errors, page.refusals = [], []
         page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on("websocket", lambda ws: watch_socket(page, ws))
         return page
 
     yield make
