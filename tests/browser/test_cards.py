@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from .conftest import shot
-from .test_tables import create_room, sit
+from .test_tables import create_room, healthy, sit
 
 pytestmark = pytest.mark.browser
 
@@ -220,7 +220,7 @@ def test_replayed_cards_show_their_rank_suit_colour_and_name(live, new_page, lan
         marriages += n
     assert {c[0] for c in seen} == set(RANKS) and {c[1] for c in seen} == set(SUITS)
     assert marriages > 0, "no marriage note was checked"
-    assert not page.errors
+    healthy(page)
 
 
 # -- the live table: the own hand, the cards passed and received ------------------------------------
@@ -257,4 +257,4 @@ def test_own_hand_and_passed_cards_show_their_rank_suit_colour_and_name(live, ne
     assert len(faces) >= 17
     assert not face_faults(faces, lang), face_faults(faces, lang)[:3]
     assert not known_text_cards(card_texts(page, ".cardtext"), lang)
-    assert not page.errors
+    healthy(page)

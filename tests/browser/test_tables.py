@@ -12,10 +12,15 @@ from .conftest import LAPTOP, PHONE, shot
 pytestmark = pytest.mark.browser
 
 SHEET_ROW = "[data-testid=score-sheet] tr[data-deal='{}']"
+STALL = 15.0  # seconds a table may stay unchanged while a test plays on it, before it fails
 
 
 def my_turn(page) -> bool:
     return page.locator("[data-testid=status].yours").count() > 0
+
+
+def state(page) -> dict:
+    return page.evaluate("window.cardroomTable && window.cardroomTable.state")
 
 
 def try_click(locator) -> bool:
@@ -28,9 +33,84 @@ def try_click(locator) -> bool:
         return False
 
 
+def healthy(*pages) -> None:
+    """Fail at once on a script error, a refusal from the server or an error toast."""
+    for page in pages:
+        assert not page.errors, f"script error on {page.url}: {page.errors}"
+        assert not page.refusals, f"the server refused on {page.url}: {page.refusals}"
+        toast = page.locator("#toast.error:not([hidden])")
+        assert not toast.count(), f"error toast on {page.url}: {toast.all_text_contents()}"
+
+
+def act(page, locator) -> bool:
+    """Click a control that sends an action, then wait for the server's answer: the next state
+    (the page's seq moves on). A refusal, a script error or any toast instead (the page said
+    no by itself: "cannot be played now") fails the test at once. False when the control could
+    not be clicked (it was redrawn meanwhile), and nothing was sent."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    before = page.evaluate("window.cardroomTable.seq")
+    what = str(locator)
+    if not try_click(locator):
+        return False
+    try:
+        page.wait_for_function(
+            """(before) => window.cardroomTable.seq !== before
+                           || !document.getElementById('toast').hidden""", arg=before, timeout=10000)
+    except PlaywrightError:
+        healthy(page)
+        raise AssertionError(f"no answer to {what} in 10 s: {state(page)['match'].get('moves')}")
+    healthy(page)
+    toast = page.locator("#toast:not([hidden])")
+    assert page.evaluate("window.cardroomTable.seq") != before or not toast.count(), \
+        f"{what}: the page said {toast.all_text_contents()} and sent nothing"
+    return True
+
+
+class Watch:
+    """Called once per turn of a play loop: fails early, with what the pages say, on a script
+    error, a refusal or an error toast, or when no page's table has changed for STALL seconds;
+    the deadline is only the safety net."""
+
+    def __init__(self, pages, seconds: float, what: str):
+        self.pages, self.what = pages, what
+        self.deadline = time.monotonic() + seconds
+        self.seqs, self.since = None, time.monotonic()
+
+    def __call__(self, progress: str = "") -> None:
+        healthy(*self.pages)
+        now = time.monotonic()
+        seqs = [p.evaluate("window.cardroomTable && window.cardroomTable.seq") for p in self.pages]
+        if seqs != self.seqs:
+            self.seqs, self.since = seqs, now
+        if now - self.since >= STALL or now >= self.deadline:
+            said = [p.locator("[data-testid=status]").all_text_contents() for p in self.pages]
+            assert now - self.since < STALL, \
+                f"{self.what}: no table changed for {STALL:.0f} s (seq {seqs}, {said}) {progress}"
+            raise AssertionError(f"{self.what}: not done in time ({said}) {progress}")
+
+
 def play_first_legal(page) -> bool:
-    cards = page.locator(".hand-row .card.playable")
-    return cards.count() > 0 and try_click(cards.first)
+    """Play the first playable card and wait for the server's answer (a Big Mariage card that
+    could call trumps is led without calling)."""
+    first = page.evaluate("""() => { const c = document.querySelector('.hand-row .card.playable');
+                                     return c && [c.dataset.card, c.dataset.call !== undefined]; }""")
+    if not first:
+        return False
+    card = page.locator(f".hand-row .card.playable[data-card='{first[0]}']")
+    if first[1]:  # a click only selects it; the page then asks whether to call trumps
+        return try_click(card) and act(page, page.locator("[data-testid=lead-plain]"))
+    return act(page, card)
+
+
+def sheet_matches_the_server(page) -> None:
+    """The score sheet shows a row per finished deal and the totals the server counted."""
+    match = state(page)["match"]
+    finished = [i for i, d in enumerate(match["deals"]) if d.get("over")]
+    rows = page.locator("[data-testid=score-sheet] tbody tr[data-deal]")
+    assert [int(x) for x in rows.evaluate_all("rs => rs.map(r => r.dataset.deal)")] == finished
+    shown = page.locator("[data-testid=score-sheet] tfoot th").all_text_contents()[1:]
+    assert [int(x.replace("★", "").strip()) for x in shown] == match["totals"], (shown, match["totals"])
 
 
 def create_room(live, game, seats, options=None) -> str:
@@ -83,9 +163,9 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     assert watcher.locator(".seat-cards .card:not(.back)").count() == 0
 
     reloaded = False
-    deadline = time.monotonic() + 60
+    watch = Watch([page, watcher], 60, "the Black Maria deal")
     while page.locator(SHEET_ROW.format(0)).count() == 0:
-        assert time.monotonic() < deadline, "the deal did not finish"
+        watch(f"reloaded={reloaded}")
         if not my_turn(page):
             page.wait_for_timeout(30)
             continue
@@ -102,30 +182,23 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
             assert page.get_attribute("#conn", "data-status") == "online"
             reloaded = True
             continue
-        playable = page.locator(".hand-row .card.playable")
-        if playable.count() == 0:
+        if not play_first_legal(page):
             page.wait_for_timeout(30)
-            continue
-        card = playable.first.get_attribute("data-card")
-        if try_click(playable.first):  # "your turn" is stale until the card has left the hand
-            page.wait_for_function(
-                """([card, lastRow]) => !document.querySelector(
-                       `.hand-row .card[data-card="${card}"]`) || document.querySelector(lastRow)""",
-                arg=[card, SHEET_ROW.format(0)], timeout=10000)
     assert reloaded, "never had a trick in progress on my turn"
     shot(page, "black-maria-after-deal-laptop")
     watcher.wait_for_selector(SHEET_ROW.format(0).replace("[data-testid=score-sheet] ", ""),
                               state="attached")
     shot(watcher, "black-maria-spectator-phone")
+    sheet_matches_the_server(page)
     total = sum(int(x) for x in page.locator("[data-testid=score-sheet] tfoot th").all_text_contents()[1:])
-    assert total % 43 == 0 and total >= 43
+    assert total == 43  # one deal: 13 hearts, the queen (13), king (10) and ace (7) of spades
     # chat is plain text
     page.fill("#chat-input", "<b>hi</b>")
     page.click("#chat-form button")
     page.wait_for_selector("[data-testid=chat-lines] li")
     assert "<b>hi</b>" in page.text_content("[data-testid=chat-lines]")
     assert page.locator("[data-testid=chat-lines] b b").count() == 0
-    assert not page.errors
+    healthy(page, watcher)
 
 
 def test_marjolet_two_players_declaration_and_end_phase(live, new_page):
@@ -136,30 +209,40 @@ def test_marjolet_two_players_declaration_and_end_phase(live, new_page):
     a.wait_for_selector("[data-testid=stock]")
     shot(a, "marjolet-start-laptop")
     declared = end_seen = exchanged = False
-    deadline = time.monotonic() + 150
+    watch = Watch([a, b], 150, "Marjolet")
     deals_done = 0
     # The dix exchange is offered only to the holder of the 7 of trumps who wins a stock trick
     # while the turn-up lies on the table: loop over deals until it has been offered and used.
     while not (declared and end_seen and exchanged and deals_done >= 1):
-        assert time.monotonic() < deadline and deals_done < 6, \
-            f"declared={declared} end_phase={end_seen} exchanged={exchanged} deals={deals_done}"
-        for p in (a, b):
+        progress = f"declared={declared} end_phase={end_seen} exchanged={exchanged} deals={deals_done}"
+        watch(progress)
+        assert deals_done < 6, progress
+        for seat, (p, other) in enumerate(((a, b), (b, a))):
             if p.locator("[data-testid=exchange]").count():
-                trump = p.evaluate("window.cardroomTable.state.match.deal.trump")
-                if try_click(p.locator("[data-testid=exchange]")):
-                    # the dix now lies face up as the turn-up, and the table says who exchanged
-                    p.wait_for_selector(f"[data-testid=stock] .turnup .card[data-card='7{trump}']")
+                trump = state(p)["match"]["deal"]["trump"]
+                if act(p, p.locator("[data-testid=exchange]")):
+                    # the dix now lies face up as the turn-up, on both tables, which say who
+                    dix = f"[data-testid=stock] .turnup .card[data-card='7{trump}']"
+                    assert p.locator(dix).count() == 1
+                    other.wait_for_selector(dix)
+                    name = ("Anna", "Boris")[seat]
+                    for q in (p, other):
+                        q.locator("#info .note", has_text=name).wait_for()
                     if not exchanged:
                         shot(p, "marjolet-exchanged")
                     exchanged = True
             elif p.locator("[data-testid=declare]").count():
-                if try_click(p.locator("[data-testid=declare]").first):
-                    p.wait_for_selector("[data-testid^=declared-] .card")
+                cards = state(p)["match"]["moves"]["declare"][0]  # the first button's
+                if act(p, p.locator("[data-testid=declare]").first):
+                    # laid face up in front of the declarer, on both tables
+                    for q in (p, other):
+                        for card in cards:
+                            q.wait_for_selector(f"[data-testid=declared-{seat}] .card[data-card='{card}']")
                     if not declared:
                         shot(p, "marjolet-declared")
                     declared = True
             elif p.locator("[data-testid=draw]").count():
-                try_click(p.locator("[data-testid=draw]"))
+                act(p, p.locator("[data-testid=draw]"))
             elif my_turn(p):
                 if not end_seen and p.locator("[data-testid=end-phase]").count():
                     end_seen = True
@@ -168,8 +251,9 @@ def test_marjolet_two_players_declaration_and_end_phase(live, new_page):
                 play_first_legal(p)
         while a.locator(SHEET_ROW.format(deals_done)).count():
             deals_done += 1
-    assert deals_done >= 1
-    assert not a.errors and not b.errors
+    for p in (a, b):  # the finished deals are on both score sheets, as the server counted them
+        sheet_matches_the_server(p)
+    healthy(a, b)
 
 
 def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(live, new_page):
@@ -178,42 +262,60 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(live, new_page)
     for s, p in enumerate(pages):
         sit(p, live, code, ["Anna", "Boris", "Vera", "Gleb"][s], s)
     seen = {"bid": False, "give": False, "contract": False, "call": False}
-    deadline = time.monotonic() + 100
+    watch = Watch(pages, 100, "Big Mariage")
     deals_done = 0
     while not (all(seen.values()) and deals_done >= 1):
-        assert time.monotonic() < deadline, f"{seen} after {deals_done} deals"
+        watch(f"{seen} after {deals_done} deals")
         for s, p in enumerate(pages):
             if p.locator("[data-testid=bidbox]").count():
                 if s == 0 and p.locator("[data-testid=bid-button]").count():
                     if not seen["bid"]:
                         shot(p, "big-mariage-bidding-laptop")
-                    seen["bid"] |= try_click(p.locator("[data-testid=bid-button]"))
+                    value = int(p.text_content("[data-testid=bid-value]"))
+                    if act(p, p.locator("[data-testid=bid-button]")):
+                        assert [0, value] in state(p)["match"]["deal"]["bids"]
+                        seen["bid"] = True
                 else:
-                    try_click(p.locator("[data-testid=bidbox] [data-testid=pass-button]"))
+                    act(p, p.locator("[data-testid=bidbox] [data-testid=pass-button]"))
             elif p.locator("[data-testid^=give-]").count():
                 if not seen["give"]:
                     shot(p, "big-mariage-kitty-laptop")
-                if play_first_legal(p):
+                card = p.locator(".hand-row .card.playable").first
+                code = card.get_attribute("data-card")
+                if try_click(card):  # selects the card to give
                     buttons = p.locator("[data-testid^=give-]:not([disabled])")
-                    if buttons.count() and try_click(buttons.first):
+                    if buttons.count() and act(p, buttons.first):
+                        assert code in [g["card"] for g in state(p)["match"]["deal"]["gives"]]
                         seen["give"] = True
             elif p.locator("[data-testid=contract-button]").count():
-                seen["contract"] |= try_click(p.locator("[data-testid=contract-button]"))
+                value = int(p.text_content("[data-testid=contract-value]"))
+                if act(p, p.locator("[data-testid=contract-button]")):
+                    assert state(p)["match"]["deal"]["contract"] == value
+                    for q in pages:  # every table shows the contract fixed, not the bid
+                        q.locator("[data-testid=contract]", has_text=f"Contract {value} —").wait_for()
+                    seen["contract"] = True
             elif my_turn(p):
                 callable_ = p.locator(".hand-row .card[data-call]")
-                if callable_.count() and try_click(callable_.first):
-                    if try_click(p.locator("[data-testid=call-trumps]")):
+                if callable_.count():
+                    suit = callable_.first.get_attribute("data-card")[1]
+                    if try_click(callable_.first) and act(p, p.locator("[data-testid=call-trumps]")):
+                        assert state(p)["match"]["deal"]["trump"] == suit
+                        for q in pages:  # every table shows the trumps called
+                            q.wait_for_function(
+                                "(suit) => window.cardroomTable.state.match.deal.trump === suit", arg=suit)
+                            assert q.locator("#info .trump:not(.none)").count() == 1
+                        if not seen["call"]:
+                            shot(pages[0], "big-mariage-trumps-laptop")
+                            shot(pages[1], "big-mariage-trumps-phone")
                         seen["call"] = True
-                        p.wait_for_selector(".info .trump:not(.none)")
-                        shot(pages[0], "big-mariage-trumps-laptop")
-                        shot(pages[1], "big-mariage-trumps-phone")
                 else:
                     play_first_legal(p)
         while pages[0].locator(SHEET_ROW.format(deals_done)).count():
             deals_done += 1
-    assert pages[0].locator("[data-testid=contract]").count() or deals_done
+    for p in pages:  # the finished deals are on every score sheet, as the server counted them
+        sheet_matches_the_server(p)
     shot(pages[0], "big-mariage-sheet-laptop")
-    assert not any(p.errors for p in pages)
+    healthy(*pages)
 
 
 def test_history_match_page_and_replay(live, new_page):
@@ -225,8 +327,8 @@ def test_history_match_page_and_replay(live, new_page):
     page.select_option("select[name=status]", "finished")
     page.click(".filters button")
     page.wait_for_url("**game=big_mariage**")
-    assert all("Big Mariage" in t for t in
-               page.locator("[data-testid=history-table] tbody td:nth-child(2)").all_text_contents())
+    games = page.locator("[data-testid=history-table] tbody td:nth-child(2)").all_text_contents()
+    assert len(games) >= 3 and all("Big Mariage" in t for t in games), games  # 3 demo matches
     shot(page, "history-laptop")
     page.locator("[data-testid=history-table] tbody a.button").first.click()
     page.wait_for_selector("[data-testid=deal-table] tbody tr")
@@ -249,4 +351,4 @@ def test_history_match_page_and_replay(live, new_page):
     page.goto(live.http + "/rules")
     assert page.locator(".convention").count() >= 5
     assert "Договорённость" in page.text_content(".rules")
-    assert not page.errors
+    healthy(page)
