@@ -288,6 +288,8 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(live, new_page)
                         assert code in [g["card"] for g in state(p)["match"]["deal"]["gives"]]
                         seen["give"] = True
             elif p.locator("[data-testid=contract-button]").count():
+                # a step above the winning bid, so that the contract shown is not the bid
+                try_click(p.locator(".bidbox:has([data-testid=contract-value]) button", has_text="+5"))
                 value = int(p.text_content("[data-testid=contract-value]"))
                 if act(p, p.locator("[data-testid=contract-button]")):
                     assert state(p)["match"]["deal"]["contract"] == value
