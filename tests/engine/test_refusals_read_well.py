@@ -44,3 +44,40 @@ def test_marjolet_refuses_a_window_action_outside_the_window_saying_when_it_may_
         "you can only draw just after winning a trick, before drawing"
     assert refusal(match, 0, {"type": "declare", "cards": ["AS", "TS"]}) == \
         "you can only declare just after winning a trick, before drawing"
+
+
+def test_a_kitty_for_a_game_without_one_is_refused_by_name():
+    from engine import BadDeal
+
+    match = new_match("black_maria")
+    with pytest.raises(BadDeal, match=r"^black_maria has no kitty$"):
+        match.start_deal(list(match.game.pack.cards), 0, [1, 3, 5, 7])
+
+
+def _marjolet_with_the_dix():
+    """Seat 1 deals; seat 0 holds the 7 of hearts, hearts are trumps (the king turned up)."""
+    match = new_match("marjolet")
+    mine, theirs = ["AS", "7H", "9S", "8S", "7S", "TS"], ["8C", "9C", "TC", "JC", "QC", "KC"]
+    used = mine + theirs + ["KH"]
+    rest = [c for c in match.game.pack.cards if c not in used]
+    match.start_deal(mine[:3] + theirs[:3] + mine[3:] + theirs[3:] + ["KH"] + rest, 1)
+    return match
+
+
+def test_marjolet_exchange_outside_the_window_is_refused_saying_when_it_may_be_done():
+    match = _marjolet_with_the_dix()
+    assert refusal(match, 0, {"type": "exchange"}) == \
+        "you can only exchange just after winning a trick, before drawing"
+
+
+def test_marjolet_view_after_an_exchange_of_the_dix():
+    match = _marjolet_with_the_dix()
+    deal = match.current
+    match.apply(0, {"type": "play", "card": "AS"})
+    match.apply(1, {"type": "play", "card": "8C"})  # neither follows nor trumps: seat 0 wins
+    assert deal.view(None)["dix_live"] is True
+    match.apply(0, {"type": "exchange"})
+    view = deal.view(None)
+    assert view["dix_live"] is False and view["turn_up"] == "7H"
+    assert view["card_points"] == [10, 0] and view["played"] == ["AS", "8C"]
+    assert view["scores"] == [20, 0]  # the ace and the exchange
