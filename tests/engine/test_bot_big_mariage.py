@@ -108,6 +108,8 @@ def test_the_hands_value_counts_aces_guarded_tens_marriages_and_the_partner():
     assert hand_value(["KH", "QH", *junk]) > hand_value(["KD", "QD", *junk]) \
         > hand_value(["KC", "QC", *junk]) > hand_value(["KS", "QS", *junk]) > base
     assert hand_value(["KC", "QC", "9C", *junk]) > hand_value(["KC", "QC", *junk])
+    assert hand_value(["KH", "QH", "KS", "QS", *junk]) > hand_value(["KH", "QH", *junk])
+    assert hand_value(["KH", "QH", "TD", "9D", "8D", *junk]) > hand_value(["KH", "QH", *junk])
 
 
 # -- the kitty and the contract ----------------------------------------------------------------
@@ -132,6 +134,8 @@ def test_with_only_point_cards_to_spare_an_opponent_gets_a_ten_rather_than_a_que
 
 def test_the_partner_gets_the_king_or_queen_of_the_best_marriage_suit():
     assert give(0, DECLARER, [2]) == {"type": "give", "card": "KD", "to": 2}
+    assert give(2, DECLARER, [0]) == {"type": "give", "card": "KD", "to": 0}
+    assert give(3, DECLARER, [1, 2]) == {"type": "give", "card": "9C", "to": 2}
 
 
 def test_without_a_spare_king_or_queen_the_partner_gets_the_best_point_card():
@@ -248,11 +252,6 @@ def test_last_to_play_against_an_opponent_wins_as_cheaply_as_possible():
     assert play(1, ["8H", "9S"], [[2, "9C"], [3, "8C"], [0, "KC"]], trump="S") == "9S"
 
 
-def test_a_plain_winner_is_preferred_to_a_trump_when_both_win():
-    trick = [[2, "9C"], [3, "8C"], [0, "KC"]]
-    assert play(1, ["AC", "7H", "8H"], trick, trump="C") == "AC"
-
-
 def test_not_last_it_wins_with_a_card_nobody_can_beat_as_low_as_possible():
     # the ace is gone: the ten is master, the queen could still lose to the king
     assert play(1, ["QC", "TC", "7C"], [[0, "JC"]], played=["AC", "7S", "8S", "9S"]) == "TC"
@@ -264,6 +263,19 @@ def test_not_last_it_wins_with_a_card_nobody_can_beat_as_low_as_possible():
 def test_not_last_with_points_on_the_table_it_wins_with_its_highest_card():
     assert play(2, ["QC", "JC"], [[0, "9C"], [1, "AH"]]) == "QC"
     assert play(2, ["QC", "JC"], [[0, "9C"], [1, "TH"]]) == "QC"
+    assert play(2, ["QC", "KC"], [[0, "9C"], [1, "AH"]]) == "KC"
+
+
+def test_not_last_against_an_opponent_it_takes_a_trick_with_a_sure_winner():
+    assert play(1, ["AC", "7C"], [[0, "9C"]]) == "AC"
+
+
+def test_a_partner_winning_for_nothing_is_not_overtaken_even_with_a_sure_winner():
+    assert play(2, ["AD", "7D"], [[3, "8D"], [0, "9D"]]) == "7D"
+
+
+def test_a_trick_it_cannot_win_gets_its_cheapest_card():
+    assert play(1, ["KC", "7C"], [[2, "9C"], [3, "8C"], [0, "AC"]]) == "7C"
 
 
 def test_not_last_without_points_and_no_sure_winner_it_plays_its_cheapest_card():
@@ -272,6 +284,20 @@ def test_not_last_without_points_and_no_sure_winner_it_plays_its_cheapest_card()
 
 def test_a_void_without_trumps_discards_its_cheapest_card():
     assert play(1, ["AS", "KH", "9D", "JD"], [[0, "7C"]]) == "9D"
+    assert play(1, ["QS", "KC"], [[0, "7H"]]) == "QS"
+
+
+def test_a_void_holding_only_aces_gives_one_to_a_partner_winning_safely():
+    assert play(2, ["AS", "AC"], [[3, "9D"], [0, "AD"]]) in ("AS", "AC")
+
+
+def test_a_view_the_heuristics_cannot_read_still_gets_a_legal_move():
+    import random
+
+    broken = view(0, ["AS", "KS", "7D"])
+    del broken["deal"]["trick"]
+    action = big_mariage_bot(broken, {"play": ["AS", "KS", "7D"]}, random.Random(1))
+    assert action["type"] == "play" and action["card"] in ("AS", "KS", "7D")
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])

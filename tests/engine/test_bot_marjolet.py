@@ -72,6 +72,11 @@ def test_a_queen_is_kept_with_the_marjolet_and_the_marjolet_itself():
     # trumps are hearts: the jack of hearts is the marjolet
     assert stock_play(["QS", "KD", "JH"]) == "KD"
     assert stock_play(["QS", "KD"]) == "QS"
+    assert stock_play(["JH", "KH"]) == "KH"  # the marjolet is worth more than the king
+
+
+def test_with_only_aces_and_tens_it_leads_a_ten_rather_than_an_ace():
+    assert stock_play(["AS", "TD"]) == "TD"
 
 
 # -- stock phase: following ------------------------------------------------------------------------

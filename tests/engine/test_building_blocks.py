@@ -5,6 +5,9 @@ import pytest
 
 from engine import new_match
 from engine.actions import CARD, Action, Schema
+from engine.bots import bot_for
+from engine.bots.heuristic import HEURISTIC_BOTS
+from engine.bots.random_bot import random_bot
 from engine.cards import SUITS, Pack
 from engine.core import Deal, beats
 
@@ -93,3 +96,11 @@ def test_a_deals_legal_actions_are_its_matchs(game):
     for seat in range(match.game.seats):
         assert deal.legal_actions(seat) == match.legal_actions(seat)
     assert any(deal.legal_actions(seat) for seat in range(match.game.seats))
+
+
+def test_bots_by_kind():
+    for game in ("marjolet", "black_maria", "big_mariage"):
+        assert bot_for(game, "random") is random_bot
+        assert bot_for(game, "rules") is HEURISTIC_BOTS[game]
+    with pytest.raises(ValueError, match=r"^unknown bot kind 'smart'$"):
+        bot_for("marjolet", "smart")
