@@ -67,7 +67,7 @@ async def create_room(body: CreateRoom, request: Request):
     try:
         game.check_options(body.options)
     except BadOptions as error:
-        raise HTTPException(422, error.reason) from None
+        raise HTTPException(422, error.message) from None
     timer = body.turn_timer if body.turn_timer is not None else request.app.state.settings.turn_timer
     try:
         room = await request.app.state.rooms.create(body.game, body.options, seats, timer)

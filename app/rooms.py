@@ -648,7 +648,7 @@ class Room:
         try:
             normal = match.apply(seat, action)
         except EngineError as error:
-            raise RoomError(engine_error_code(error), error.reason) from None
+            raise RoomError(engine_error_code(error), error.message) from None
         data = {"match": self.match_id, "deal": deal_index, "seat": seat, "action": normal,
                 "deal_over": deal.over, "match_over": match.finished,
                 "n": self.action_count}

@@ -18,7 +18,7 @@ from .games import GAMES
 def new_match(game: str, options: dict | None = None) -> Match:
     """A new match of ``game`` (a key of :data:`GAMES`); BadOptions for unknown options."""
     if game not in GAMES:
-        raise BadOptions(f"unknown game {game!r}")
+        raise BadOptions("unknown_game", game=game)
     return Match(GAMES[game], options)
 
 

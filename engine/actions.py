@@ -40,15 +40,15 @@ PLAY = {r + s: Action(type="play", card=r + s) for s in SUITS for r in ALL_RANKS
 def _card(value) -> str:
     if type(value) is str and len(value) == 2:
         return value
-    raise MalformedAction(f"not a card code: {value!r}")
+    raise MalformedAction("not_a_card", value=value)
 
 
 def _cards(value) -> list[str]:
     if not isinstance(value, list) or not value:
-        raise MalformedAction("cards must be a non-empty list of card codes")
+        raise MalformedAction("not_a_card_list")
     cards = list(map(_card, value))
     if len(set(cards)) != len(cards):
-        raise MalformedAction("the same card is named twice")
+        raise MalformedAction("card_named_twice")
     return cards
 
 
@@ -56,13 +56,13 @@ def _integer(value) -> int:
     # bool is an int in Python; a JSON true is not a number.
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise MalformedAction(f"not a whole number: {value!r}")
+    raise MalformedAction("not_a_number", value=value)
 
 
 def _flag(value) -> bool:
     if isinstance(value, bool):
         return value
-    raise MalformedAction(f"not true or false: {value!r}")
+    raise MalformedAction("not_a_flag", value=value)
 
 
 CARD, CARDS, INTEGER = _card, _cards, _integer
@@ -89,18 +89,18 @@ class Schema:
 def parse(schema: dict[str, dict], action) -> dict:
     """Check ``action`` against ``schema``; return its normal form or raise MalformedAction."""
     if not isinstance(action, dict):
-        raise MalformedAction("an action is a JSON object")
+        raise MalformedAction("action_not_object")
     kind = action.get("type")
     fields = schema.get(kind) if type(kind) is str else None
     if fields is None:
-        raise MalformedAction(f"unknown action type: {kind!r}")
+        raise MalformedAction("unknown_action", value=kind)
     parsed = {"type": kind}
     present = 1
     for name, check in fields.items():
         value = action.get(name, _ABSENT)
         if value is _ABSENT:
             if check is not OPTIONAL_FLAG:
-                raise MalformedAction(f"{kind} needs the field {name!r}")
+                raise MalformedAction("missing_field", type=kind, field=name)
             continue
         present += 1
         if check is CARD and type(value) is str and len(value) == 2:
@@ -112,7 +112,7 @@ def parse(schema: dict[str, dict], action) -> dict:
             parsed[name] = check(value)
     if present != len(action):
         extra = sorted(set(action) - set(fields) - {"type"})
-        raise MalformedAction(f"{kind} has no field {extra[0]!r}")
+        raise MalformedAction("extra_field", type=kind, field=extra[0])
     return parsed
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 
 from .actions import CARD, INTEGER, OPTIONAL_FLAG, Schema
-from .cards import SUIT_NAMES, Pack, holds_suit, of_suit
+from .cards import Pack, holds_suit, of_suit
 from .core import EVERYONE, Game, Option, TrickDeal, follow_suit_error, positive_integer
 from .errors import BadDeal, IllegalAction
 
@@ -42,15 +42,6 @@ CARD_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 MARRIAGE_POINTS = {"H": 100, "D": 80, "C": 60, "S": 40}
 MARRIAGE_ORDER = "HDCS"
 TEAMS = ((0, 2), (1, 3))
-
-PHASES = ("bidding", "kitty", "contract", "play", "over")
-#: What each phase awaits: the refusal of an action of another type.
-PHASE_PROMPTS = {
-    "bidding": "it is time to bid or pass",
-    "kitty": "it is time to give one card to each other player",
-    "contract": "it is time to fix the contract",
-    "play": "it is time to play a card",
-}
 
 _PACK = Pack("ATKQJ987")
 _POINTS = {card: CARD_POINTS[card[0]] for card in _PACK.cards}
@@ -75,11 +66,13 @@ def _values_from(lowest: int) -> list[int]:
     return _VALUES[(lowest - MIN_BID) // BID_STEP:]
 
 
-def _check_value(value: int, what: str) -> None:
+def _check_value(value: int, kind: str) -> None:
+    """What a bid and a contract (``kind``) both need: a multiple of 5, at most 400."""
+    bid = kind == "bid"
     if value % BID_STEP:
-        raise IllegalAction(f"a {what} must be a multiple of {BID_STEP}")
+        raise IllegalAction("bid_multiple" if bid else "contract_multiple", step=BID_STEP)
     if value > MAX_BID:
-        raise IllegalAction(f"a {what} cannot be higher than {MAX_BID}")
+        raise IllegalAction("bid_max" if bid else "contract_max", max=MAX_BID)
 
 
 class BigMariageDeal(TrickDeal):
@@ -166,7 +159,15 @@ class BigMariageDeal(TrickDeal):
     # -- applying ---------------------------------------------------------------------------------
 
     def _out_of_phase(self) -> IllegalAction:
-        return IllegalAction(PHASE_PROMPTS[self.phase])
+        """The refusal of an action the phase does not await: what it awaits."""
+        phase = self.phase
+        if phase == "bidding":
+            return IllegalAction("time_bid")
+        if phase == "kitty":
+            return IllegalAction("time_give")
+        if phase == "contract":
+            return IllegalAction("time_contract")
+        return IllegalAction("time_play")
 
     def _bid(self, seat: int, action: dict) -> None:
         if self.phase != "bidding":
@@ -174,9 +175,9 @@ class BigMariageDeal(TrickDeal):
         value = action["value"]
         _check_value(value, "bid")
         if value < MIN_BID:
-            raise IllegalAction(f"the lowest bid is {MIN_BID}")
+            raise IllegalAction("lowest_bid", bid=MIN_BID)
         if self.high_bid is not None and value <= self.high_bid:
-            raise IllegalAction(f"a bid must be higher than the current bid ({self.high_bid})")
+            raise IllegalAction("bid_higher", bid=self.high_bid)
         self.high_bid, self.high_bidder = value, seat
         self.bids += ((seat, value),)
         self._next_bidder(seat)
@@ -209,11 +210,11 @@ class BigMariageDeal(TrickDeal):
             raise self._out_of_phase()
         card, to = action["card"], action["to"]
         if not 0 <= to < 4:
-            raise IllegalAction(f"there is no seat {to}")
+            raise IllegalAction("no_seat", seat=to)
         if to == seat:
-            raise IllegalAction("you give your cards to the other three players, not to yourself")
+            raise IllegalAction("give_self")
         if to in self.given:
-            raise IllegalAction(f"you have already given a card to seat {to}")
+            raise IllegalAction("given_already", seat=to)
         self.require_in_hand(seat, card)
         self.hands[seat].remove(card)
         self.hands[to].append(card)
@@ -227,7 +228,7 @@ class BigMariageDeal(TrickDeal):
         value = action["value"]
         _check_value(value, "contract")
         if value < self.high_bid:
-            raise IllegalAction(f"the contract cannot be lower than the winning bid ({self.high_bid})")
+            raise IllegalAction("contract_low", bid=self.high_bid)
         self.contract = value
         self.phase = "play"
         self.leader = self.turn = seat
@@ -251,25 +252,23 @@ class BigMariageDeal(TrickDeal):
         try:
             position = hand.index(card)
         except ValueError:
-            raise IllegalAction(f"{card} is not in your hand") from None
+            raise IllegalAction("not_in_hand", card=card) from None
         trick = self.trick
         suit = card[1]
         if trick:
             if call:
-                raise IllegalAction("you can only call trumps when leading a king or queen "
-                                    "of a marriage you hold")
+                raise IllegalAction("call_trumps")
             led = trick[0][1]
             if suit != led:
                 if holds_suit(hand, led):
                     raise follow_suit_error(led)
                 trump = self.trump
                 if trump is not None and suit != trump and holds_suit(hand, trump):
-                    raise IllegalAction(f"you must play a trump ({SUIT_NAMES[trump]})")
+                    raise IllegalAction("must_play_trump", suit=trump)
         elif call:
             rank = card[0]
             if rank not in "KQ" or ("Q" if rank == "K" else "K") + suit not in hand:
-                raise IllegalAction("you can only call trumps when leading a king or queen "
-                                    "of a marriage you hold")
+                raise IllegalAction("call_trumps")
             self.trump = suit
             self.trump_calls += ({"seat": seat, "card": card, "suit": suit,
                                   "trick": self.tricks_played},)
@@ -418,18 +417,17 @@ class BigMariage(Game):
     def check_kitty(self, kitty) -> None:
         if not isinstance(kitty, list) or len(kitty) != KITTY_SIZE or not all(
                 isinstance(i, int) and not isinstance(i, bool) for i in kitty):
-            raise BadDeal("the kitty must be a list of 4 card positions in the pack")
+            raise BadDeal("kitty_shape", count=KITTY_SIZE)
         if len(set(kitty)) != KITTY_SIZE:
-            raise BadDeal("the kitty names the same position twice")
+            raise BadDeal("kitty_repeats")
         last = len(self.pack) - 1
         for i in kitty:
             if not 0 < i < last:
-                raise BadDeal(f"the kitty cannot take position {i} (neither the first nor the "
-                              f"last card, 0 to {last})")
+                raise BadDeal("kitty_position", position=i, last=last)
         ordered = sorted(kitty)
         for a, b in zip(ordered, ordered[1:]):
             if b == a + 1:
-                raise BadDeal(f"the kitty cannot take two consecutive cards ({a} and {b})")
+                raise BadDeal("kitty_consecutive", position=a, next_position=b)
 
     def winners(self, totals: list[int], options: dict) -> list[int] | None:
         target = options["target"]

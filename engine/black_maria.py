@@ -68,10 +68,10 @@ class BlackMariaDeal(TrickDeal):
 
     def _pass(self, seat: int, action: dict) -> None:
         if self.phase != "pass":
-            raise IllegalAction("the passing is over")
+            raise IllegalAction("passing_over")
         cards = action["cards"]
         if len(cards) != PASS_SIZE:
-            raise IllegalAction(f"you must pass exactly {PASS_SIZE} cards")
+            raise IllegalAction("pass_exactly", count=PASS_SIZE)
         for card in cards:
             self.require_in_hand(seat, card)
         self.passes[seat] = list(cards)
@@ -93,12 +93,12 @@ class BlackMariaDeal(TrickDeal):
 
     def _play(self, seat: int, action: dict) -> None:
         if self.phase != "play":
-            raise IllegalAction("everyone must pass three cards first")
+            raise IllegalAction("pass_first")
         card, hand, trick = action["card"], self.hands[seat], self.trick
         try:
             position = hand.index(card)
         except ValueError:
-            raise IllegalAction(f"{card} is not in your hand") from None
+            raise IllegalAction("not_in_hand", card=card) from None
         if trick:
             led = trick[0][1]
             if card[1] != led and holds_suit(hand, led):

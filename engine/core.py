@@ -15,7 +15,7 @@ from typing import Callable, ClassVar
 
 from . import actions
 from .actions import Action
-from .cards import SUIT_NAMES, Pack
+from .cards import Pack
 from .errors import BadDeal, BadOptions, IllegalAction, NotYourTurn
 
 #: The seat argument of a view that shows every hand: for finished matches and replays only.
@@ -97,7 +97,7 @@ class Deal:
         """Apply ``action`` for ``seat``; return its normal form, or raise an EngineError."""
         parsed = action if type(action) is Action else self.schema.parse(action)
         if seat != self.turn and seat not in self.to_act():
-            raise NotYourTurn("the deal is over" if self.over else "it is not your turn")
+            raise NotYourTurn("deal_over" if self.over else "not_your_turn")
         self.handlers[parsed["type"]](self, seat, parsed)
         self._actors.append(seat)
         self._actions.append(parsed)
@@ -135,7 +135,7 @@ class TrickDeal(Deal):
 
     def require_in_hand(self, seat: int, card: str) -> None:
         if card not in self.hands[seat]:
-            raise IllegalAction(f"{card} is not in your hand")
+            raise IllegalAction("not_in_hand", card=card)
 
     def close_trick(self) -> int:
         """Give the full trick to its winner; return the winner, who leads next."""
@@ -202,7 +202,7 @@ def trick_winner(trick: list[str], trump: str | None, strength: dict[str, int]) 
 
 
 def follow_suit_error(led_suit: str) -> IllegalAction:
-    return IllegalAction(f"you must follow suit ({SUIT_NAMES[led_suit]})")
+    return IllegalAction("follow_suit", suit=led_suit)
 
 
 def expand_moves(moves: dict) -> list[dict]:
@@ -280,12 +280,12 @@ class Game:
         """The options with defaults filled in; BadOptions for an unknown key or value."""
         options = {} if options is None else options
         if not isinstance(options, dict):
-            raise BadOptions("options must be a JSON object")
+            raise BadOptions("options_not_object")
         for key, value in options.items():
             if key not in self.options:
-                raise BadOptions(f"{self.name} has no option {key!r}")
+                raise BadOptions("unknown_option", game=self.name, option=key)
             if not self.options[key].accepts(value):
-                raise BadOptions(f"option {key!r} does not take {value!r}")
+                raise BadOptions("bad_option_value", option=key, value=value)
         return {key: options.get(key, opt.default) for key, opt in self.options.items()}
 
     def shuffle(self, rng: random.Random) -> tuple[list[str], object]:
@@ -294,7 +294,7 @@ class Game:
 
     def check_kitty(self, kitty) -> None:
         if kitty is not None:
-            raise BadDeal(f"{self.name} has no kitty")
+            raise BadDeal("no_kitty", game=self.name)
 
     def winners(self, totals: list[int], options: dict) -> list[int] | None:
         """The winners once the match is over after a deal, else None."""
@@ -333,23 +333,23 @@ class Match:
     def start_deal(self, deck=None, dealer: int | None = None, kitty=None,
                    rng: random.Random | None = None) -> Deal:
         if self.finished:
-            raise BadDeal("the match is over")
+            raise BadDeal("match_over")
         if self.current is not None:
-            raise BadDeal("the deal in progress is not finished")
+            raise BadDeal("deal_in_progress")
         expected = self.next_dealer()
         if dealer is None:
             rng_ = rng or secrets.SystemRandom()
             dealer = expected if expected is not None else rng_.randrange(self.game.seats)
         if not isinstance(dealer, int) or isinstance(dealer, bool) \
                 or not 0 <= dealer < self.game.seats:
-            raise BadDeal(f"no seat {dealer!r} to deal")
+            raise BadDeal("no_dealer_seat", value=dealer)
         if expected is not None and dealer != expected:
-            raise BadDeal(f"seat {expected} must deal, not seat {dealer}")
+            raise BadDeal("wrong_dealer", seat=expected, named_seat=dealer)
         if deck is None:  # a fresh shuffle: a whole pack and a valid kitty by construction
             deck, kitty = self.game.shuffle(rng or secrets.SystemRandom())
         else:
             if not isinstance(deck, list) or not self.game.pack.is_permutation(deck):
-                raise BadDeal("the pack must hold every card of the game exactly once")
+                raise BadDeal("bad_pack")
             self.game.check_kitty(kitty)
         deal = self.game.deal_type(self.options, dealer, deck, kitty)
         self.deals.append(deal)
@@ -362,7 +362,7 @@ class Match:
         """Apply one action of the deal in progress; return its normal form."""
         deal = self.current
         if deal is None:
-            raise NotYourTurn("the match is over" if self.finished else "no deal in progress")
+            raise NotYourTurn("match_over" if self.finished else "no_deal")
         parsed = deal.apply(seat, action)
         if deal.over:
             self._close_deal(deal)

@@ -141,7 +141,7 @@ class MarjoletDeal(TrickDeal):
                        if key not in scored]
             if declare:
                 result["declare"] = declare
-            if self.turn_up is not None and self.dix in held:
+            if self.dix in held:  # the turn-up is on the table in every window
                 result["exchange"] = {}
             result["draw"] = {}
             return result
@@ -164,32 +164,26 @@ class MarjoletDeal(TrickDeal):
 
     # -- applying ------------------------------------------------------------------------------
 
-    def _outside_window(self, kind: str) -> IllegalAction:
-        """The refusal of a declare, exchange or draw outside a window."""
-        if self.phase == "end":
-            return IllegalAction(f"you cannot {kind} once the stock is exhausted")
-        return IllegalAction(f"you can only {kind} just after winning a trick, before drawing")
-
     def _play(self, seat: int, action: dict) -> None:
         phase = self.phase
         if phase == "window":
-            raise IllegalAction("declare, exchange or draw: you must draw before the next trick")
+            raise IllegalAction("draw_first")
         card = action["card"]
         hand = self.hands[seat]
         try:
             position = hand.index(card)
         except ValueError:
-            raise IllegalAction(f"{card} is not in your hand") from None
+            raise IllegalAction("not_in_hand", card=card) from None
         trick = self.trick
         if trick and phase == "end":
             allowed = self._end_phase_cards(hand)
             if card not in allowed:
                 suit = trick[0][1]
                 if allowed[0][1] != suit:
-                    raise IllegalAction(f"you must trump ({SUIT_NAMES[self.trump]})")
+                    raise IllegalAction("must_trump", suit=self.trump)
                 if card[1] == suit:
-                    raise IllegalAction("you must head the trick")
-                raise IllegalAction(f"you must follow suit ({SUIT_NAMES[suit]})")
+                    raise IllegalAction("head_trick")
+                raise IllegalAction("follow_suit", suit=suit)
         # Validated: change the state.
         del hand[position]
         shown = self.shown[seat]
@@ -218,22 +212,23 @@ class MarjoletDeal(TrickDeal):
 
     def _declare(self, seat: int, action: dict) -> None:
         if self.phase != "window":
-            raise self._outside_window("declare")
+            raise IllegalAction("stock_out_declare" if self.phase == "end"
+                                else "after_trick_declare")
         cards, hand = action["cards"], self.hands[seat]
         for card in cards:
             if card not in hand:
-                raise IllegalAction(f"{card} is not in your hand")
+                raise IllegalAction("not_in_hand", card=card)
         key = frozenset(cards)
         entry = self.table.get(key)
         if entry is None:
             if len(cards) == 4 and all(c[0] == "J" for c in cards):
-                raise IllegalAction("four jacks score nothing")
+                raise IllegalAction("four_jacks")
             if (len(cards) == 2 and self.options["jack_queen"] == "same_suit"
                     and sorted(c[0] for c in cards) == ["J", "Q"]):
-                raise IllegalAction("in this variant a jack pairs only with the queen of its suit")
-            raise IllegalAction("these cards form no combination")
+                raise IllegalAction("jack_same_suit")
+            raise IllegalAction("no_combination")
         if key in self.scored:
-            raise IllegalAction("that combination has already been scored")
+            raise IllegalAction("scored_already")
         ordered, name, points = entry
         self.scored.add(key)
         self.shown[seat].update(cards)
@@ -242,12 +237,13 @@ class MarjoletDeal(TrickDeal):
 
     def _exchange(self, seat: int, action: dict) -> None:
         if self.phase != "window":
-            raise self._outside_window("exchange")
-        if self.turn_up is None:
-            raise IllegalAction("the turn-up is no longer on the table")
-        if self.dix not in self.hands[seat]:
-            raise IllegalAction(f"you do not hold the 7 of trumps ({self.dix})")
+            raise IllegalAction("stock_out_exchange" if self.phase == "end"
+                                else "after_trick_exchange")
+        # The turn-up is on the table in every window: it leaves with the last draw, which
+        # ends the windows.
         hand = self.hands[seat]
+        if self.dix not in hand:
+            raise IllegalAction("no_dix", card=self.dix)
         hand.remove(self.dix)
         self.shown[seat].discard(self.dix)
         hand.append(self.turn_up)
@@ -258,7 +254,7 @@ class MarjoletDeal(TrickDeal):
 
     def _draw(self, winner: int, action: dict) -> None:
         if self.phase != "window":
-            raise self._outside_window("draw")
+            raise IllegalAction("stock_out_draw" if self.phase == "end" else "after_trick_draw")
         loser = 1 - winner
         deck = self.deck
         if self.tricks_played < STOCK_TRICKS:

@@ -17,9 +17,10 @@ from .games import GAMES
 class RecordError(Exception):
     """A record that breaks a rule. ``str()`` is the one-line message of record.md."""
 
-    def __init__(self, reason: str, deal: int | None = None, action: int | None = None,
+    def __init__(self, message: str, deal: int | None = None, action: int | None = None,
                  seat=None, what: str | None = None):
-        self.reason, self.deal, self.action, self.seat, self.what = reason, deal, action, seat, what
+        self.message, self.deal, self.action, self.seat, self.what = \
+            message, deal, action, seat, what
         super().__init__(self.line())
 
     def line(self) -> str:
@@ -27,7 +28,7 @@ class RecordError(Exception):
             return "-" if value is None else str(value)
 
         return (f"deal {dash(self.deal)}, action {dash(self.action)}, seat {dash(self.seat)}, "
-                f"{dash(self.what)}: {self.reason}")
+                f"{dash(self.what)}: {self.message}")
 
 
 def replay(record) -> Match:
@@ -54,7 +55,7 @@ def _new_match(record) -> Match:
     try:
         return Match(game, record.get("options", {}))
     except EngineError as error:
-        raise RecordError(error.reason) from None
+        raise RecordError(error.message) from None
 
 
 def _replay_deal(match: Match, index: int, entry) -> None:
@@ -66,7 +67,7 @@ def _replay_deal(match: Match, index: int, entry) -> None:
     try:
         match.start_deal(entry.get("deck"), dealer, entry.get("kitty"))
     except EngineError as error:
-        raise RecordError(error.reason, deal=index) from None
+        raise RecordError(error.message, deal=index) from None
     actions = entry.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError("actions must be a list", deal=index)
@@ -80,7 +81,7 @@ def _replay_deal(match: Match, index: int, entry) -> None:
         try:
             match.apply(seat, action)
         except EngineError as error:
-            raise RecordError(error.reason, index, number, seat, what) from None
+            raise RecordError(error.message, index, number, seat, what) from None
 
 
 def summary(match: Match) -> dict:

@@ -120,8 +120,8 @@ def refused(match, seat, action, error=IllegalAction, match_text=None):
     assert snapshot(deal) == before
     assert match.totals == totals
     if match_text:
-        assert match_text in caught.value.reason
-    return caught.value.reason
+        assert match_text in caught.value.message
+    return caught.value.message
 
 
 # -- the game and its options ------------------------------------------------------------------

@@ -73,8 +73,8 @@ def refused(match, seat, action, error=IllegalAction, message=None):
     assert snapshot(deal) == before
     assert match.totals == totals
     if message is not None:
-        assert raised.value.reason == message
-    return raised.value.reason
+        assert raised.value.message == message
+    return raised.value.message
 
 
 def end_phase_match(end0, end1, options=None, last_draw=True):
