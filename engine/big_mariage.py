@@ -28,8 +28,8 @@ from __future__ import annotations
 import random
 
 from .actions import CARD, INTEGER, OPTIONAL_FLAG, Schema
-from .cards import Pack, holds_suit, of_suit
-from .core import EVERYONE, Game, Option, TrickDeal, follow_suit_error, positive_integer
+from .cards import Pack, of_suit
+from .core import EVERYONE, Game, Option, TrickDeal, positive_integer
 from .errors import BadDeal, IllegalAction
 
 MIN_BID = 60
@@ -123,7 +123,13 @@ class BigMariageDeal(TrickDeal):
             return {}
         phase = self.phase
         if phase == "play":
-            return self._play_moves(self.hands[seat])
+            hand = self.hands[seat]
+            moves = {"play": self.forced_cards(hand) or hand[:]}
+            if not self.trick:  # a lead, which may call trumps
+                calls = self.trump_callers(hand)
+                if calls:
+                    moves["trump"] = calls
+            return moves
         if phase == "bidding":
             bids = _values_from(MIN_BID if self.high_bid is None else self.high_bid + BID_STEP)
             return {"bid": bids, "pass": {}} if bids else {"pass": {}}
@@ -133,24 +139,26 @@ class BigMariageDeal(TrickDeal):
                              "to": [s for s in self._others() if s not in given]}}
         return {"contract": _values_from(self.high_bid)}
 
-    def _play_moves(self, hand: list[str]) -> dict:
+    def forced_cards(self, hand: list[str]) -> list[str]:
+        """The cards of ``hand`` the rules restrict a play to now: those of the suit led, when
+        it holds any, else its trumps, when trumps are called and it holds any. Empty: any
+        card."""
         trick = self.trick
-        if trick:
-            led = trick[0][1]
-            cards = of_suit(hand, led)
-            if cards:
-                return {"play": cards}
-            trump = self.trump
-            if trump is not None:
-                cards = of_suit(hand, trump)
-                if cards:
-                    return {"play": cards}
-            return {"play": hand[:]}
-        calls = [c for c in hand if c[0] == "K" and "Q" + c[1] in hand]
-        if not calls:
-            return {"play": hand[:]}
-        calls += ["Q" + c[1] for c in calls]
-        return {"play": hand[:], "trump": calls}
+        if not trick:
+            return []
+        cards = of_suit(hand, trick[0][1])
+        trump = self.trump
+        if cards or trump is None:
+            return cards
+        return of_suit(hand, trump)
+
+    def trump_callers(self, hand: list[str]) -> list[str]:
+        """The cards of ``hand`` that may call trumps now: when leading, the kings and then the
+        queens of the marriages it holds."""
+        if self.trick:
+            return []
+        kings = [c for c in hand if c[0] == "K" and "Q" + c[1] in hand]
+        return kings + ["Q" + c[1] for c in kings]
 
     def _others(self) -> list[int]:
         d = self.declarer
@@ -249,39 +257,30 @@ class BigMariageDeal(TrickDeal):
             raise self._out_of_phase()
         card, call = action["card"], "trump" in action  # the parsed form drops a false flag
         hand = self.hands[seat]
-        try:
-            position = hand.index(card)
-        except ValueError:
-            raise IllegalAction("not_in_hand", card=card) from None
+        if call and card not in self.trump_callers(hand):
+            self.require_in_hand(seat, card)  # a card not held is refused as such
+            raise IllegalAction("call_trumps")
         trick = self.trick
-        suit = card[1]
-        if trick:
-            if call:
-                raise IllegalAction("call_trumps")
-            led = trick[0][1]
-            if suit != led:
-                if holds_suit(hand, led):
-                    raise follow_suit_error(led)
-                trump = self.trump
-                if trump is not None and suit != trump and holds_suit(hand, trump):
-                    raise IllegalAction("must_play_trump", suit=trump)
-        elif call:
-            rank = card[0]
-            if rank not in "KQ" or ("Q" if rank == "K" else "K") + suit not in hand:
-                raise IllegalAction("call_trumps")
+        if trick and card[1] != trick[0][1]:  # only a card of another suit can be refused
+            forced = self.forced_cards(hand)
+            if forced and card not in forced:
+                self.require_in_hand(seat, card)
+                led = trick[0][1]
+                if forced[0][1] == led:
+                    raise IllegalAction("follow_suit", suit=led)
+                raise IllegalAction("must_play_trump", suit=self.trump)
+        done = self.play_card(seat, card)
+        if call:  # a lead: it never completes a trick
+            suit = card[1]
             self.trump = suit
             self.trump_calls += ({"seat": seat, "card": card, "suit": suit,
                                   "trick": self.tricks_played},)
             if not self.declared_variant:
                 self._score_marriage(seat, suit)
-        del hand[position]
-        trick.append(card)
-        if len(trick) < 4:
-            self.turn = (seat + 1) % 4
+        if done is None:
             return
-        points = card_points(trick)
-        winner = self.close_trick()
-        self.card_points[winner & 1] += points
+        cards, _, winner = done
+        self.card_points[winner & 1] += card_points(cards)
         self.tricks_played += 1
         if self.tricks_played == 8:
             self._finish()

@@ -8,8 +8,8 @@ suit if able, no trumps) and ``"over"``.
 from __future__ import annotations
 
 from .actions import CARD, CARDS, Schema
-from .cards import Pack, holds_suit, of_suit
-from .core import EVERYONE, Game, Option, TrickDeal, follow_suit_error, positive_integer
+from .cards import Pack, of_suit
+from .core import EVERYONE, Game, Option, TrickDeal, positive_integer
 from .errors import IllegalAction
 
 PASS_SIZE = 3
@@ -58,11 +58,13 @@ class BlackMariaDeal(TrickDeal):
             return {"pass": {"choose": PASS_SIZE, "from": list(hand)}}
         if seat != self.turn:
             return {}
-        if self.trick:
-            following = of_suit(hand, self.trick[0][1])
-            if following:
-                return {"play": following}
-        return {"play": list(hand)}
+        return {"play": self.forced_cards(hand) or hand[:]}
+
+    def forced_cards(self, hand: list[str]) -> list[str]:
+        """The cards of ``hand`` the rules restrict a play to now: those of the suit led, when
+        it holds any. Empty: any card."""
+        trick = self.trick
+        return of_suit(hand, trick[0][1]) if trick else []
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -94,22 +96,18 @@ class BlackMariaDeal(TrickDeal):
     def _play(self, seat: int, action: dict) -> None:
         if self.phase != "play":
             raise IllegalAction("pass_first")
-        card, hand, trick = action["card"], self.hands[seat], self.trick
-        try:
-            position = hand.index(card)
-        except ValueError:
-            raise IllegalAction("not_in_hand", card=card) from None
-        if trick:
-            led = trick[0][1]
-            if card[1] != led and holds_suit(hand, led):
-                raise follow_suit_error(led)
-        del hand[position]
-        trick.append(card)
-        if len(trick) < 3:
-            self.turn = (seat + 1) % 3
+        card, trick = action["card"], self.trick
+        if trick and card[1] != trick[0][1]:  # only a card of another suit can be refused
+            forced = self.forced_cards(self.hands[seat])
+            if forced and card not in forced:
+                self.require_in_hand(seat, card)  # a card not held is refused as such
+                raise IllegalAction("follow_suit", suit=trick[0][1])
+        done = self.play_card(seat, card)
+        if done is None:
             return
-        self.penalties[self.close_trick()] += penalty(trick)
-        if not hand:  # every hand is as long as this one between tricks
+        cards, _, winner = done
+        self.penalties[winner] += penalty(cards)
+        if not self.hands[seat]:  # every hand is as long as this one between tricks
             self.phase, self.over = "over", True
             self.turn = self.leader = None
 

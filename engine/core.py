@@ -21,6 +21,10 @@ from .errors import BadDeal, BadOptions, IllegalAction, NotYourTurn
 #: The seat argument of a view that shows every hand: for finished matches and replays only.
 EVERYONE = "everyone"
 
+#: A finished trick: its cards as played (the leader's first, then clockwise), its leader and
+#: its winner.
+FinishedTrick = tuple[list[str], int, int]
+
 
 class Deal:
     """One deal, from the dealt pack to its scores. Subclasses implement one game's phases.
@@ -130,23 +134,39 @@ class TrickDeal(Deal):
         self.leader: int | None = None
         self.captured: list[list[str]] = [[] for _ in range(self.seats)]
         self.tricks_won = [0] * self.seats
-        self._last_trick: tuple[list[str], int, int] | None = None  # (cards, leader, winner)
+        self._last_trick: FinishedTrick | None = None
         self.trump: str | None = None
 
     def require_in_hand(self, seat: int, card: str) -> None:
+        """Refuse ``card`` if ``seat`` does not hold it."""
         if card not in self.hands[seat]:
-            raise IllegalAction("not_in_hand", card=card)
+            raise not_in_hand(card)
 
-    def close_trick(self) -> int:
-        """Give the full trick to its winner; return the winner, who leads next."""
-        trick, leader = self.trick, self.leader
-        winner = (leader + trick_winner(trick, self.trump, self.pack.strength)) % self.seats
+    def play_card(self, seat: int, card: str) -> FinishedTrick | None:
+        """The step every play to a trick shares, once the game has found the card legal (a
+        card the seat does not hold is refused here, before anything changes): ``card`` goes
+        from ``seat``'s hand to the trick. If that completes the trick, its winner takes it and
+        leads next, and the trick is returned as ``(cards, leader, winner)``; else the turn
+        passes to the left and None is returned."""
+        try:
+            self.hands[seat].remove(card)
+        except ValueError:
+            raise not_in_hand(card) from None
+        trick = self.trick
+        trick.append(card)
+        seats = self.seats
+        if len(trick) < seats:
+            self.turn = (seat + 1) % seats
+            return None
+        leader = self.leader
+        winner = (leader + trick_winner(trick, self.trump, self.pack.strength)) % seats
         self.captured[winner] += trick
         self.tricks_won[winner] += 1
-        self._last_trick = trick, leader, winner  # the list is left as it is: a new trick starts
-        self.trick = []
+        self.trick = []  # the finished trick's list is kept as it is, in _last_trick
         self.leader = self.turn = winner
-        return winner
+        # A plain tuple: a NamedTuple's __new__ is Python code, and cost 4% of a random deal.
+        done = self._last_trick = (trick, leader, winner)
+        return done
 
     def plays(self, trick: list[str], leader: int) -> list[list]:
         """``[[seat, card], ...]``: who played each card of ``trick``, led by ``leader``."""
@@ -158,8 +178,8 @@ class TrickDeal(Deal):
         """The last finished trick, ``{"cards": [[seat, card], ...], "winner": seat}``."""
         if self._last_trick is None:
             return None
-        trick, leader, winner = self._last_trick
-        return {"cards": self.plays(trick, leader), "winner": winner}
+        cards, leader, winner = self._last_trick
+        return {"cards": self.plays(cards, leader), "winner": winner}
 
     def trick_view(self) -> dict:
         """The public part of the trick play, the same for every viewer."""
@@ -201,8 +221,9 @@ def trick_winner(trick: list[str], trump: str | None, strength: dict[str, int]) 
     return trick.index(best)
 
 
-def follow_suit_error(led_suit: str) -> IllegalAction:
-    return IllegalAction("follow_suit", suit=led_suit)
+def not_in_hand(card: str) -> IllegalAction:
+    """The refusal of a card the seat does not hold: every game's, made here only."""
+    return IllegalAction("not_in_hand", card=card)
 
 
 def expand_moves(moves: dict) -> list[dict]:

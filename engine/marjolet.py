@@ -131,7 +131,7 @@ class MarjoletDeal(TrickDeal):
             return {}
         hand = self.hands[seat]
         phase = self.phase
-        if phase == "play":
+        if phase == "play":  # the stock phase: any card
             return {"play": hand[:]}
         if phase == "window":
             held = set(hand)
@@ -145,60 +145,51 @@ class MarjoletDeal(TrickDeal):
                 result["exchange"] = {}
             result["draw"] = {}
             return result
-        if self.trick:
-            return {"play": self._end_phase_cards(hand)}
-        return {"play": hand[:]}
+        return {"play": self.forced_cards(hand) or hand[:]}
 
-    def _end_phase_cards(self, hand: list[str]) -> list[str]:
-        """The cards the second player may play in the end phase."""
-        led = self.trick[0]
-        suit = led[1]
-        same = of_suit(hand, suit)
+    def forced_cards(self, hand: list[str]) -> list[str]:
+        """The cards of ``hand`` the rules restrict a play to now: for the second player of an
+        end-phase trick, its higher cards of the suit led if it holds any, else its cards of
+        that suit, else its trumps. Empty: any card."""
+        trick = self.trick
+        if not trick or self.phase != "end":
+            return []
+        led = trick[0]
+        same = of_suit(hand, led[1])
         if same:
             strength = STRENGTH
             above = strength[led]
-            higher = [c for c in same if strength[c] > above]
-            return higher or same
-        trumps = of_suit(hand, self.trump)
-        return trumps or hand[:]
+            return [c for c in same if strength[c] > above] or same
+        return of_suit(hand, self.trump)
 
     # -- applying ------------------------------------------------------------------------------
 
     def _play(self, seat: int, action: dict) -> None:
-        phase = self.phase
-        if phase == "window":
+        if self.phase == "window":
             raise IllegalAction("draw_first")
         card = action["card"]
-        hand = self.hands[seat]
-        try:
-            position = hand.index(card)
-        except ValueError:
-            raise IllegalAction("not_in_hand", card=card) from None
-        trick = self.trick
-        if trick and phase == "end":
-            allowed = self._end_phase_cards(hand)
-            if card not in allowed:
-                suit = trick[0][1]
-                if allowed[0][1] != suit:
+        if self.phase == "end":  # in the stock phase any card may be played
+            forced = self.forced_cards(self.hands[seat])
+            if forced and card not in forced:
+                self.require_in_hand(seat, card)  # a card not held is refused as such
+                led = self.trick[0][1]
+                if forced[0][1] != led:
                     raise IllegalAction("must_trump", suit=self.trump)
-                if card[1] == suit:
+                if card[1] == led:
                     raise IllegalAction("head_trick")
-                raise IllegalAction("follow_suit", suit=suit)
-        # Validated: change the state.
-        del hand[position]
+                raise IllegalAction("follow_suit", suit=led)
+        done = self.play_card(seat, card)
         shown = self.shown[seat]
         if shown:
             shown.discard(card)
         if card == self.dix and self.dix_live:
             self.dix_live = False
             self._score_dix(seat, "played")
-        trick.append(card)
-        if len(trick) < 2:
-            self.turn = 1 - seat
+        if done is None:
             return
-        points = (10 if trick[0][0] in POINT_RANKS else 0) + (10 if card[0] in POINT_RANKS else 0)
-        winner = self.close_trick()
-        self.card_points[winner] += points
+        (lead, follow), _, winner = done
+        self.card_points[winner] += (10 if lead[0] in POINT_RANKS else 0) + \
+            (10 if follow[0] in POINT_RANKS else 0)
         self.tricks_played += 1
         if self.tricks_played <= STOCK_TRICKS:
             self.phase = "window"
@@ -214,10 +205,9 @@ class MarjoletDeal(TrickDeal):
         if self.phase != "window":
             raise IllegalAction("stock_out_declare" if self.phase == "end"
                                 else "after_trick_declare")
-        cards, hand = action["cards"], self.hands[seat]
+        cards = action["cards"]
         for card in cards:
-            if card not in hand:
-                raise IllegalAction("not_in_hand", card=card)
+            self.require_in_hand(seat, card)
         key = frozenset(cards)
         entry = self.table.get(key)
         if entry is None:
