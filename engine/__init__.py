@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from .core import EVERYONE, Deal, Game, Match, expand_moves
+from .core import EVERYONE, Deal, Game, Match, Viewer, expand_moves
 from .errors import BadDeal, BadOptions, EngineError, IllegalAction, MalformedAction, NotYourTurn
 from .games import GAMES
 
@@ -24,5 +24,5 @@ def new_match(game: str, options: dict | None = None) -> Match:
 
 __all__ = [
     "EVERYONE", "GAMES", "BadDeal", "BadOptions", "Deal", "EngineError", "Game", "IllegalAction",
-    "MalformedAction", "Match", "NotYourTurn", "expand_moves", "new_match",
+    "MalformedAction", "Match", "NotYourTurn", "Viewer", "expand_moves", "new_match",
 ]

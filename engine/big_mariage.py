@@ -29,7 +29,7 @@ import random
 
 from .actions import CARD, INTEGER, OPTIONAL_FLAG, Schema
 from .cards import Pack, of_suit
-from .core import EVERYONE, Game, Option, TrickDeal, positive_integer
+from .core import EVERYONE, Game, Option, TrickDeal, Viewer, positive_integer
 from .errors import BadDeal, IllegalAction
 
 MIN_BID = 60
@@ -342,7 +342,7 @@ class BigMariageDeal(TrickDeal):
 
     # -- seeing -----------------------------------------------------------------------------------
 
-    def redact(self, action: dict, actor: int, viewer) -> dict:
+    def redact(self, action: dict, actor: int, viewer: Viewer) -> dict:
         if action.get("type") == "give" and viewer != EVERYONE and viewer != actor \
                 and viewer != action.get("to"):
             return {"type": "give", "to": action["to"]}
@@ -371,18 +371,19 @@ class BigMariageDeal(TrickDeal):
             "variant": self.options["marriages"],
         }
 
-    def private_view(self, seat) -> dict:
+    def private_view(self, viewer: Viewer) -> dict:
         """``hands`` shows only the viewer's own hand (0..3; ``None``: a spectator; EVERYONE:
         all open); ``kitty`` shows the kitty cards only to the declarer once taken; ``gives``
         lists the cards given, in order, each card visible only to the declarer and its
         recipient."""
-        everyone = seat == EVERYONE
+        everyone = viewer == EVERYONE
         declarer = self.declarer
-        show_kitty = everyone or (declarer is not None and seat == declarer)
+        show_kitty = everyone or (declarer is not None and viewer == declarer)
         return {
-            "hands": self.hands_view(seat),
+            "hands": self.hands_view(viewer),
             "gives": [
-                {"to": to, "card": card if everyone or seat == declarer or seat == to else None}
+                {"to": to, "card": card if everyone or viewer == declarer or viewer == to
+                 else None}
                 for to, card in self.given.items()
             ],
             "kitty": self.pack.sorted(self.kitty_cards) if show_kitty else None,

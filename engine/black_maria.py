@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .actions import CARD, CARDS, Schema
 from .cards import Pack, of_suit
-from .core import EVERYONE, Game, Option, TrickDeal, positive_integer
+from .core import EVERYONE, Game, Option, TrickDeal, Viewer, positive_integer
 from .errors import IllegalAction
 
 PASS_SIZE = 3
@@ -135,16 +135,16 @@ class BlackMariaDeal(TrickDeal):
             **self.trick_view(),
         }
 
-    def private_view(self, seat) -> dict:
-        sees_all = seat == EVERYONE
+    def private_view(self, viewer: Viewer) -> dict:
+        sees_all = viewer == EVERYONE
         return {
-            "hands": self.hands_view(seat),
-            "pass": [p if sees_all or s == seat else None for s, p in enumerate(self.passes)],
-            "received": [r if sees_all or s == seat else None
+            "hands": self.hands_view(viewer),
+            "pass": [p if sees_all or s == viewer else None for s, p in enumerate(self.passes)],
+            "received": [r if sees_all or s == viewer else None
                          for s, r in enumerate(self.received)],
         }
 
-    def redact(self, action: dict, actor: int, viewer) -> dict:
+    def redact(self, action: dict, actor: int, viewer: Viewer) -> dict:
         if action["type"] == "pass" and viewer != actor and viewer != EVERYONE:
             return {"type": "pass"}
         return action

@@ -11,15 +11,18 @@ import random
 import operator
 import secrets
 from dataclasses import dataclass
-from typing import Callable, ClassVar
+from typing import Callable, ClassVar, Final, Iterable, Literal
 
 from . import actions
 from .actions import Action
 from .cards import Pack
 from .errors import BadDeal, BadOptions, IllegalAction, NotYourTurn
 
-#: The seat argument of a view that shows every hand: for finished matches and replays only.
-EVERYONE = "everyone"
+#: The viewer of a view that shows every hand: for finished matches and replays only.
+EVERYONE: Final = "everyone"
+
+#: Who looks at a view: a seat (from 0), None for a spectator, or :data:`EVERYONE`.
+Viewer = int | None | Literal["everyone"]
 
 #: A finished trick: its cards as played (the leader's first, then clockwise), its leader and
 #: its winner.
@@ -71,16 +74,16 @@ class Deal:
         """What ``seat`` may do now, compactly (see :func:`expand_moves`); ``{}`` if nothing."""
         raise NotImplementedError
 
-    def view(self, seat) -> dict:
-        """What ``seat`` may know (``None``: a spectator; :data:`EVERYONE`: all hands open)."""
-        return {**self.public_view(), **self.private_view(seat)}
+    def view(self, viewer: Viewer) -> dict:
+        """What ``viewer`` may know (``None``: a spectator; :data:`EVERYONE`: all hands open)."""
+        return {**self.public_view(), **self.private_view(viewer)}
 
     def public_view(self) -> dict:
         """The part of every view that is the same for all viewers: nothing hidden."""
         raise NotImplementedError
 
-    def private_view(self, seat) -> dict:
-        """The part of ``seat``'s view that depends on who looks (hands, passed cards...)."""
+    def private_view(self, viewer: Viewer) -> dict:
+        """The part of ``viewer``'s view that depends on who looks (hands, passed cards...)."""
         raise NotImplementedError
 
     def scores(self) -> list[int]:
@@ -91,7 +94,7 @@ class Deal:
         """Public details of the scoring, for the score sheet (only meaningful once over)."""
         return {}
 
-    def redact(self, action: dict, actor: int, viewer) -> dict:
+    def redact(self, action: dict, actor: int, viewer: Viewer) -> dict:
         """The action as ``viewer`` may see it in an event stream (default: all of it)."""
         return action
 
@@ -193,10 +196,10 @@ class TrickDeal(Deal):
             "trump": self.trump,
         }
 
-    def hands_view(self, seat) -> list:
-        """Each seat's hand if ``seat`` may see it, else ``None``."""
+    def hands_view(self, viewer: Viewer) -> list:
+        """Each seat's hand if ``viewer`` may see it, else ``None``."""
         return [
-            self.pack.sorted(h) if seat == EVERYONE or seat == s else None
+            self.pack.sorted(h) if viewer == EVERYONE or viewer == s else None
             for s, h in enumerate(self.hands)
         ]
 
@@ -426,12 +429,12 @@ class Match:
 
     # -- seeing ------------------------------------------------------------------------------------
 
-    def view(self, seat=None) -> dict:
-        """Everything ``seat`` may know of the match (``None``: a spectator).
+    def view(self, viewer: Viewer = None) -> dict:
+        """Everything ``viewer`` may know of the match (a seat; ``None``: a spectator).
 
         :data:`EVERYONE` opens every hand and is for finished matches only: the caller decides.
         """
-        return self.views([seat])[0]
+        return self.views([viewer])[0]
 
     def score_sheet(self) -> list[dict]:
         """A line per deal: its dealer, scores and, once over, summary. A finished deal's line
@@ -445,8 +448,8 @@ class Match:
         return sheet + [{"dealer": d.dealer, "scores": d.scores(), "over": False, "summary": None}
                         for d in self.deals[len(sheet):]]
 
-    def views(self, seats) -> list[dict]:
-        """``view(seat)`` for each of ``seats``. What every viewer may know is worked out once
+    def views(self, viewers: Iterable[Viewer]) -> list[dict]:
+        """``view(viewer)`` for each of ``viewers``. What every viewer may know is worked out once
         and shared by the views (telling a table an action needs one view per seat): read
         them, do not change them."""
         last = self.deals[-1] if self.deals else None
@@ -464,10 +467,10 @@ class Match:
         deal = last.public_view() if last else None
         return [{
             **public,
-            "seat": seat if seat != EVERYONE else None,
-            "moves": self.moves(seat) if isinstance(seat, int) else {},
-            "deal": {**deal, **last.private_view(seat)} if last else None,
-        } for seat in seats]
+            "seat": viewer if viewer != EVERYONE else None,
+            "moves": self.moves(viewer) if isinstance(viewer, int) else {},
+            "deal": {**deal, **last.private_view(viewer)} if last else None,
+        } for viewer in viewers]
 
     def to_record(self, players: list[str] | None = None) -> dict:
         """The match as a record of record.md."""

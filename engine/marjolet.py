@@ -31,7 +31,7 @@ from typing import ClassVar
 
 from .actions import CARD, CARDS, Schema
 from .cards import SUIT_NAMES, SUITS, Pack, of_suit
-from .core import Game, Option, TrickDeal, positive_integer
+from .core import Game, Option, TrickDeal, Viewer, positive_integer
 from .errors import IllegalAction
 
 PACK = Pack("ATKQJ987")
@@ -325,8 +325,8 @@ class MarjoletDeal(TrickDeal):
         })
         return view
 
-    def private_view(self, seat) -> dict:
-        return {"hands": self.hands_view(seat)}
+    def private_view(self, viewer: Viewer) -> dict:
+        return {"hands": self.hands_view(viewer)}
 
 
 def _jack_queen(value) -> bool:
