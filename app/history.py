@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import GAMES
-from engine.core import RECORD_FORMAT
+from engine.record import RECORD_FORMAT
 
 from .models import DealRow, MatchPlayer, MatchRow, Player, Room, match_actions
 

@@ -471,22 +471,3 @@ class Match:
             "moves": self.moves(viewer) if isinstance(viewer, int) else {},
             "deal": {**deal, **last.private_view(viewer)} if last else None,
         } for viewer in viewers]
-
-    def to_record(self, players: list[str] | None = None) -> dict:
-        """The match as a record of record.md."""
-        record = {"format": RECORD_FORMAT, "game": self.game.name, "options": dict(self.options)}
-        if players is not None:
-            record["players"] = list(players)
-        record["deals"] = [deal_record(d) for d in self.deals]
-        return record
-
-
-RECORD_FORMAT = "cardroom-record/1"
-
-
-def deal_record(deal: Deal) -> dict:
-    entry = {"dealer": deal.dealer, "deck": list(deal.deck)}
-    if deal.kitty is not None:
-        entry["kitty"] = list(deal.kitty)
-    entry["actions"] = [[seat, dict(action)] for seat, action in deal.actions]
-    return entry

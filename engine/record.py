@@ -1,4 +1,4 @@
-"""Match records (record.md): load, validate, replay, write.
+"""Match records (record.md): write, load, validate, step through, replay.
 
 Records are kept apart from the rules, as PGN is from a chess board: this module only feeds a
 record's packs and actions to a :class:`~engine.core.Match` and reports where it breaks.
@@ -7,11 +7,14 @@ record's packs and actions to a :class:`~engine.core.Match` and reports where it
 from __future__ import annotations
 
 import json
+from typing import Iterable, Iterator, NamedTuple
 
-from .actions import describe
-from .core import RECORD_FORMAT, Match
+from .actions import Action, describe
+from .core import Match
 from .errors import EngineError
 from .games import GAMES
+
+RECORD_FORMAT = "cardroom-record/1"
 
 
 class RecordError(Exception):
@@ -31,14 +34,60 @@ class RecordError(Exception):
                 f"{dash(self.what)}: {self.message}")
 
 
+# -- writing -------------------------------------------------------------------------------------
+
+def write(match: Match, players: list[str] | None = None) -> dict:
+    """The match so far as a record (``players``: the seats' names, if the record names them)."""
+    deals = [(deal.dealer, deal.deck, deal.kitty, deal.actions) for deal in match.deals]
+    return build(match.game.name, match.options, deals, players)
+
+
+def build(game: str, options: dict, deals: Iterable[tuple], players: list[str] | None = None
+          ) -> dict:
+    """A record from its stored parts: each deal as ``(dealer, deck, kitty, actions)``, with
+    ``kitty`` None in games without one and ``actions`` as ``(seat, action)`` pairs in order."""
+    record = {"format": RECORD_FORMAT, "game": game, "options": dict(options)}
+    if players is not None:
+        record["players"] = list(players)
+    record["deals"] = [_deal_entry(*deal) for deal in deals]
+    return record
+
+
+def _deal_entry(dealer: int, deck: list[str], kitty, actions) -> dict:
+    entry = {"dealer": dealer, "deck": list(deck)}
+    if kitty is not None:
+        entry["kitty"] = list(kitty)
+    entry["actions"] = [[seat, dict(action)] for seat, action in actions]
+    return entry
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+class Position(NamedTuple):
+    """A position of a record: a deal just dealt (``index`` None), or just after an action."""
+
+    deal: int  # the deal's index in the record
+    index: int | None  # the action's index in its deal
+    seat: int | None  # who acted
+    action: Action | None  # what, in normal form
+    #: The match at this position: the same Match at every position, played on as the steps
+    #: are taken (read it, or copy what you need, before taking the next).
+    match: Match
+
+
+def positions(record) -> Iterator[Position]:
+    """Step through a record (a parsed JSON object): each deal's position once dealt, then
+    after each action. Raise RecordError where it breaks (a bad game, options or deal list at
+    once, the rest when the steps reach it)."""
+    match = _new_match(record)
+    return _steps(match, _deals(record))
+
+
 def replay(record) -> Match:
     """Replay a record (a parsed JSON object) into a Match; raise RecordError where it breaks."""
     match = _new_match(record)
-    deals = record.get("deals")
-    if not isinstance(deals, list):
-        raise RecordError("deals must be a list")
-    for index, entry in enumerate(deals):
-        _replay_deal(match, index, entry)
+    for _ in _steps(match, _deals(record)):
+        pass
     return match
 
 
@@ -58,30 +107,40 @@ def _new_match(record) -> Match:
         raise RecordError(error.message) from None
 
 
-def _replay_deal(match: Match, index: int, entry) -> None:
-    if not isinstance(entry, dict):
-        raise RecordError("a deal must be an object", deal=index)
-    dealer = entry.get("dealer")
-    if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise RecordError(f"no dealer seat {dealer!r}", deal=index)
-    try:
-        match.start_deal(entry.get("deck"), dealer, entry.get("kitty"))
-    except EngineError as error:
-        raise RecordError(error.message, deal=index) from None
-    actions = entry.get("actions", [])
-    if not isinstance(actions, list):
-        raise RecordError("actions must be a list", deal=index)
-    for number, pair in enumerate(actions):
-        if not (isinstance(pair, list) and len(pair) == 2):
-            raise RecordError("an action must be a [seat, action] pair", index, number)
-        seat, action = pair
-        what = describe(action) if isinstance(action, dict) else repr(action)
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise RecordError(f"no seat {seat!r}", index, number, seat, what)
+def _deals(record) -> list:
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list")
+    return deals
+
+
+def _steps(match: Match, deals: list) -> Iterator[Position]:
+    for index, entry in enumerate(deals):
+        if not isinstance(entry, dict):
+            raise RecordError("a deal must be an object", deal=index)
+        dealer = entry.get("dealer")
+        if not isinstance(dealer, int) or isinstance(dealer, bool):
+            raise RecordError(f"no dealer seat {dealer!r}", deal=index)
         try:
-            match.apply(seat, action)
+            match.start_deal(entry.get("deck"), dealer, entry.get("kitty"))
         except EngineError as error:
-            raise RecordError(error.message, index, number, seat, what) from None
+            raise RecordError(error.message, deal=index) from None
+        actions = entry.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError("actions must be a list", deal=index)
+        yield Position(index, None, None, None, match)
+        for number, pair in enumerate(actions):
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise RecordError("an action must be a [seat, action] pair", index, number)
+            seat, action = pair
+            what = describe(action) if isinstance(action, dict) else repr(action)
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise RecordError(f"no seat {seat!r}", index, number, seat, what)
+            try:
+                normal = match.apply(seat, action)
+            except EngineError as error:
+                raise RecordError(error.message, index, number, seat, what) from None
+            yield Position(index, number, seat, normal, match)
 
 
 def summary(match: Match) -> dict:
@@ -103,7 +162,3 @@ def load(text: str) -> Match:
     except json.JSONDecodeError as error:
         raise RecordError(f"not JSON: {error}") from None
     return replay(record)
-
-
-def dumps(match: Match, players: list[str] | None = None) -> str:
-    return json.dumps(match.to_record(players), indent=1)

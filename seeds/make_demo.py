@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine import GAMES, new_match  # noqa: E402
 from engine.bots import bot_for  # noqa: E402
+from engine.record import write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NAMES = ["Anna", "Boris", "Vera", "Gleb"]
@@ -33,7 +34,7 @@ def play(game: str, options: dict, rng: random.Random) -> dict:
         while match.current is not None:
             seat = match.to_act()[0]
             match.apply(seat, bots[seat](match.view(seat), match.moves(seat), rng))
-    return match.to_record(NAMES[:GAMES[game].seats])
+    return write(match, NAMES[:GAMES[game].seats])
 
 
 def main() -> None:

@@ -955,7 +955,7 @@ def _check_invariants(deal):
 
 @pytest.mark.parametrize("variant", ["declared", "trump_only"])
 def test_random_playouts_conserve_cards_and_replay(variant):
-    from engine.record import load, replay, summary
+    from engine.record import load, replay, summary, write
 
     rng = random.Random(20240601 if variant == "declared" else 7)
     deals = 0
@@ -997,7 +997,7 @@ def test_random_playouts_conserve_cards_and_replay(variant):
             else:
                 assert deal.scores() == [0, 0]
             json.dumps(deal.summary())
-        record = match.to_record()
+        record = write(match)
         again = replay(json.loads(json.dumps(record)))
         assert summary(again) == summary(match)
         assert load(json.dumps(record)).totals == match.totals
@@ -1030,7 +1030,7 @@ def test_legal_moves_are_exactly_the_accepted_actions():
 
 
 def test_in_progress_record_replays():
-    from engine.record import load, summary
+    from engine.record import load, summary, write
 
     rng = random.Random(3)
     match = Match(GAME)
@@ -1041,7 +1041,7 @@ def test_in_progress_record_replays():
         match.apply(seat, random_bot(None, match.moves(seat), rng))
         if deal.over:
             break
-    again = load(json.dumps(match.to_record(["a", "b", "c", "d"])))
+    again = load(json.dumps(write(match, ["a", "b", "c", "d"])))
     assert summary(again) == summary(match)
     assert again.current.view(EVERYONE) == deal.view(EVERYONE)
 

@@ -10,7 +10,7 @@ from engine import EVERYONE, GAMES, IllegalAction, MalformedAction, NotYourTurn,
 from engine.black_maria import PENALTY, penalty
 from engine.bots import bot_for
 from engine.bots.random_bot import random_bot
-from engine.record import replay, summary
+from engine.record import replay, summary, write
 
 GAME = GAMES["black_maria"]
 CARD = re.compile(r"\b[AKQJT98765432][SHDC]\b")
@@ -271,7 +271,7 @@ def test_random_playouts_keep_every_invariant():
             assert sorted(c for pile in deal.captured for c in pile) == sorted(GAME.pack.cards)
             assert all(not h for h in deal.hands)
             deals += 1
-        again = replay(json.loads(json.dumps(match.to_record(["a", "b", "c"]))))
+        again = replay(json.loads(json.dumps(write(match, ["a", "b", "c"]))))
         assert summary(again) == summary(match)
         assert match.winners == [s for s, t in enumerate(match.totals) if t == min(match.totals)]
     assert deals > 300

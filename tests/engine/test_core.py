@@ -12,7 +12,7 @@ from engine.actions import CARD, CARDS, INTEGER, OPTIONAL_FLAG, PLAY, Action, Sc
 from engine.bots.random_bot import random_bot
 from engine.cards import of_suit
 from engine.core import expand_moves
-from engine.record import replay
+from engine.record import replay, write
 
 SCHEMA = Schema({"play": {"card": CARD, "trump": OPTIONAL_FLAG}, "bid": {"value": INTEGER},
                  "pass": {"cards": CARDS}, "draw": {}})
@@ -182,7 +182,7 @@ def test_every_listed_move_is_accepted(game):
         seat = match.to_act()[0]
         listed = match.legal_actions(seat)
         assert listed == expand_moves(match.moves(seat))
-        record = match.to_record()
+        record = write(match)
         for action in rng.sample(listed, min(5, len(listed))):
             replay(record).apply(seat, action)
             checked += 1

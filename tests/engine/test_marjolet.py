@@ -17,7 +17,7 @@ from engine.core import EVERYONE, Match, expand_moves
 from engine.errors import EngineError, IllegalAction, NotYourTurn
 from engine.games import GAMES
 from engine.marjolet import Marjolet, MarjoletDeal
-from engine.record import replay, summary
+from engine.record import replay, summary, write
 
 GAME = GAMES["marjolet"]
 PACK = MarjoletDeal.pack
@@ -757,7 +757,7 @@ def test_random_playouts_conserve_cards_and_replay_identically():
             assert _conserved(deal) and deal.over
             assert sum(deal.summary()["seats"][s]["card_points"] for s in (0, 1)) == 80
             assert deal.tricks_won[0] + deal.tricks_won[1] == 16
-        record = json.loads(json.dumps(match.to_record(["A", "B"])))
+        record = json.loads(json.dumps(write(match, ["A", "B"])))
         again = replay(record)
         assert summary(again) == summary(match)
         assert again.winners == match.winners and max(match.totals) >= 500
@@ -777,7 +777,7 @@ def test_thousands_of_random_deals():
         assert s[0] >= 0 and s[1] >= 0
         assert len(deal.actions) >= 16 + 10
     assert sum(match.totals) == sum(sum(d.scores()) for d in match.deals)
-    again = replay(json.loads(json.dumps(match.to_record())))
+    again = replay(json.loads(json.dumps(write(match))))
     assert again.deal_scores() == match.deal_scores()
 
 
