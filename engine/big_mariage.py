@@ -425,7 +425,7 @@ class BigMariage(Game):
             if not 0 < i < last:
                 raise BadDeal("kitty_position", position=i, last=last)
         ordered = sorted(kitty)
-        for a, b in zip(ordered, ordered[1:]):
+        for a, b in zip(ordered, ordered[1:], strict=False):
             if b == a + 1:
                 raise BadDeal("kitty_consecutive", position=a, next_position=b)
 

@@ -17,7 +17,6 @@ PACK = Pack("AKQJT98765432", without=("2C",))
 #: Every card's penalty: 1 a heart, 13 the queen of spades, 10 the king, 7 the ace, else 0.
 PENALTY = {card: 0 for card in PACK.cards} | {r + "H": 1 for r in PACK.ranks} \
     | {"QS": 13, "KS": 10, "AS": 7}
-PENALTY_TOTAL = 43
 
 
 def penalty(cards) -> int:

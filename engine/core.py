@@ -7,8 +7,8 @@ subclass (its phases). Everything that is the same in the three games lives here
 from __future__ import annotations
 
 import itertools
-import random
 import operator
+import random
 import secrets
 from dataclasses import dataclass
 from typing import Callable, ClassVar, Final, Iterable, Literal
@@ -113,7 +113,7 @@ class Deal:
     @property
     def actions(self) -> list[tuple[int, Action]]:
         """The deal's accepted actions so far, in order, as (seat, action in normal form)."""
-        return list(zip(self._actors, self._actions))
+        return list(zip(self._actors, self._actions, strict=True))
 
     def legal_actions(self, seat: int) -> list[dict]:
         return expand_moves(self.moves(seat))

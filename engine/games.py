@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .core import Game
 from .big_mariage import BigMariage
 from .black_maria import BlackMaria
+from .core import Game
 from .marjolet import Marjolet
 
 GAMES: dict[str, Game] = {game.name: game for game in (Marjolet(), BlackMaria(), BigMariage())}

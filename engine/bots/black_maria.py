@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..black_maria import BlackMariaDeal, PENALTY
+from ..black_maria import PENALTY, BlackMariaDeal
 
 STRENGTH = BlackMariaDeal.pack.strength
 DANGER = ("QS", "KS", "AS")

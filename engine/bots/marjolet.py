@@ -17,7 +17,6 @@ from ..marjolet import PACK
 RANKS = "ATKQJ987"
 STRENGTH = {r: len(RANKS) - i for i, r in enumerate(RANKS)}  # A 8 ... 7 1
 ALL_CARDS = [r + s for s in "SHDC" for r in RANKS]
-END_TRICKS = 6
 
 
 def _points(card: str) -> int:

@@ -31,7 +31,7 @@ def random_bot(view: dict, moves: dict, rng: random.Random) -> Action:
     draw = rng.random
     sizes = list(map(_count, moves, moves.values()))
     pick = floor(draw() * sum(sizes))
-    for (kind, spec), size in zip(moves.items(), sizes):
+    for (kind, spec), size in zip(moves.items(), sizes, strict=True):
         if pick < size:
             return _action(kind, spec, pick, draw)
         pick -= size

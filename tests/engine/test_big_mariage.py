@@ -10,17 +10,24 @@ import random
 import pytest
 
 from engine.big_mariage import (
-    BigMariage,
-    BigMariageDeal,
     CARD_POINTS,
     MARRIAGE_POINTS,
+    BigMariage,
+    BigMariageDeal,
     card_points,
     round_defence,
 )
 from engine.bots.big_mariage import big_mariage_bot
 from engine.bots.random_bot import random_bot
 from engine.core import EVERYONE, Match, expand_moves
-from engine.errors import BadDeal, BadOptions, EngineError, IllegalAction, MalformedAction, NotYourTurn
+from engine.errors import (
+    BadDeal,
+    BadOptions,
+    EngineError,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+)
 
 GAME = BigMariage()
 PACK = GAME.pack.cards
@@ -48,7 +55,7 @@ def build(hands, kitty_cards=(), dealer=3, kitty=KITTY):
         seat = (seat + 1) % 4
     kitty = sorted(kitty)
     deck = [None] * 32
-    for i, c in zip(kitty, kitty_cards):
+    for i, c in zip(kitty, kitty_cards, strict=True):
         deck[i] = c
     positions = [i for i in range(32) if i not in kitty]
     for j, i in enumerate(positions):

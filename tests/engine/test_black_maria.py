@@ -6,7 +6,15 @@ import re
 
 import pytest
 
-from engine import EVERYONE, GAMES, IllegalAction, MalformedAction, NotYourTurn, new_match
+from engine import (
+    EVERYONE,
+    GAMES,
+    BadOptions,
+    IllegalAction,
+    MalformedAction,
+    NotYourTurn,
+    new_match,
+)
 from engine.black_maria import PENALTY, penalty
 from engine.bots import bot_for
 from engine.bots.random_bot import random_bot
@@ -209,9 +217,9 @@ def test_match_ends_at_100_lowest_wins_ties_share(totals, winners):
 def test_target_option():
     assert GAME.winners([50, 10, 20], {"target": 50}) == [1]
     assert new_match("black_maria", {"target": 50}).options == {"target": 50}
-    with pytest.raises(Exception):
+    with pytest.raises(BadOptions):
         new_match("black_maria", {"target": 0})
-    with pytest.raises(Exception):
+    with pytest.raises(BadOptions):
         new_match("black_maria", {"pass_direction": "left"})
 
 

@@ -89,7 +89,7 @@ def end_phase_match(end0, end1, options=None, last_draw=True):
     trump = end1[5][1]
     rest = [c for c in PACK.cards if c not in end0 + end1]
     pairs = []
-    for a, b in zip(rest[0::2], rest[1::2]):
+    for a, b in zip(rest[0::2], rest[1::2], strict=True):
         # The leader wins when the follower neither beats it in suit nor trumps it.
         lead, follow = (a, b)
         if (b[1] == a[1] and PACK.strength[b] > PACK.strength[a]) or \
@@ -100,7 +100,7 @@ def end_phase_match(end0, end1, options=None, last_draw=True):
     follows = [p[1] for p in pairs]
     draws0 = leads[6:] + end0[:5]
     draws1 = follows[6:] + end1[:5]
-    stock = [c for pair in zip(draws0, draws1) for c in pair] + [end0[5]]
+    stock = [c for pair in zip(draws0, draws1, strict=True) for c in pair] + [end0[5]]
     deck = leads[:3] + follows[:3] + leads[3:6] + follows[3:6] + [end1[5]] + stock
     match = Match(GAME, options)
     match.start_deal(deck, 1)
@@ -743,7 +743,7 @@ def _conserved(deal):
 
 def test_random_playouts_conserve_cards_and_replay_identically():
     rng = random.Random(2024)
-    for n in range(150):
+    for _ in range(150):
         match = Match(GAME, {"jack_queen": rng.choice(["marjolet", "same_suit"])})
         while not match.finished:
             match.start_deal(rng=rng)
