@@ -39,11 +39,11 @@ def serve_command(host: str, port: int, migrate: bool) -> int:
 
     settings = Settings()
     if migrate:
-        from app.migrate import upgrade
+        from app.storage.migrate import upgrade
 
         upgrade(settings.database_url)
-    from app import logs
     from app.main import create_app
+    from app.ops import logs
 
     logs.configure(settings.log_level)
     app = create_app(settings)
@@ -54,18 +54,17 @@ def serve_command(host: str, port: int, migrate: bool) -> int:
 
 def websocket_options(settings) -> dict:
     """How uvicorn runs cardroom's WebSockets (``cardroom serve``, and the tests' server)."""
-    from app.keepalive import SpreadPings
+    from app.web.keepalive import SpreadPings
 
     return {"ws": SpreadPings, "ws_max_size": settings.ws_max_size,
             "ws_per_message_deflate": settings.ws_deflate}
 
 
 def calm_garbage_collector() -> None:
-    """Fewer, shorter collector pauses for a serving process. At 1,000 tables Python's default
-    thresholds ran a full collection (~400 ms: every room stalled) every 2-3 s, 15% of the
-    CPU, because what lives between two actions (about a second) outlived the young
-    generations; young collections every 50,000 allocations let it die young. What is loaded
-    before serving (modules, the app) lives as long as the process: frozen out of the walks."""
+    """Fewer, shorter collector pauses for a serving process: young collections every 50,000
+    allocations let what lives between two actions die young (the defaults ran a full
+    collection, every room stalled, every few seconds at 1,000 tables), and what is loaded
+    before serving is frozen out of the walks (docs/performance.md#garbage-collector)."""
     import gc
 
     gc.freeze()
@@ -73,9 +72,9 @@ def calm_garbage_collector() -> None:
 
 
 def load_demo_command(directory: str | None) -> int:
-    from app.migrate import upgrade
-    from app.seeds import load_demo
+    from app.ops.seeds import load_demo
     from app.settings import Settings
+    from app.storage.migrate import upgrade
 
     settings = Settings()
     upgrade(settings.database_url)

@@ -5,23 +5,27 @@ The schema is not created here: ``cardroom serve`` applies the Alembic migration
 
 from __future__ import annotations
 
-import importlib
+import asyncio
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 
-from . import api, ws
-from .broadcast import Broadcaster, LocalBroadcaster
-from .rooms import RoomManager
+from .fanout import Broadcaster, LocalBroadcaster
+from .ops.stalls import StallWatch
+from .protocol import Refusal
+from .rooms import RoomRegistry
 from .settings import Settings
-from .stalls import StallWatch
-from .store import Store
+from .storage.repository import RoomRepository
+from .storage.store import Store
+from .web import api, pages, socket
+from .web.deps import Registry, StoreDep
 
 
 def make_broadcaster(settings: Settings) -> Broadcaster:
     """Redis pub/sub when REDIS_URL is set, else in-process."""
     if settings.redis_url:
-        from .redis_broadcast import RedisBroadcaster
+        from .fanout.redis import RedisBroadcaster
 
         return RedisBroadcaster(settings.redis_url, settings.redis_channel,
                                 settings.presence_heartbeat)
@@ -34,17 +38,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         store = Store(settings.database_url, synchronous=settings.sqlite_synchronous)
-        manager = RoomManager(settings, store, make_broadcaster(settings))
-        app.state.store, app.state.rooms = store, manager
-        await manager.broadcaster.start(manager.remote_event)
-        manager.start()
+        rooms = RoomRegistry(settings, RoomRepository(store), make_broadcaster(settings))
+        app.state.store, app.state.rooms = store, rooms
+        await rooms.broadcaster.start(rooms.remote_event)
+        rooms.start()
         stalls = StallWatch()
         stalls.start()
         try:
             yield
         finally:
             stalls.stop()
-            await manager.close()
+            await rooms.close()
             store.close()
 
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
@@ -52,36 +56,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "The WebSocket protocol (/ws/{code}) is in docs/protocol.md.")
     app.state.settings = settings
     app.include_router(api.router)
-    app.include_router(ws.router)
+    app.include_router(socket.router)
+    pages.install(app)
+
+    @app.exception_handler(Refusal)
+    async def refused(request: Request, refusal: Refusal):
+        return JSONResponse(refusal.body(), status_code=refusal.http_status)
 
     @app.get("/api/health")
-    async def health():
+    async def health(store: StoreDep, rooms: Registry):
         """Database and Redis (when configured) reachable: 200, else 503."""
-        import asyncio
-
-        from fastapi.responses import JSONResponse
-
         try:
-            await asyncio.wait_for(asyncio.to_thread(app.state.store.ping), timeout=5)
+            await asyncio.wait_for(asyncio.to_thread(store.ping), timeout=5)
             database = True
         except Exception:
             database = False
-        redis = await app.state.rooms.broadcaster.ping()
+        redis = await rooms.broadcaster.ping()
         ok = database and redis is not False
-        body = {"ok": ok, "database": database, "redis": redis,
-                "rooms": len(app.state.rooms.rooms)}
+        body = {"ok": ok, "database": database, "redis": redis, "rooms": len(rooms.rooms)}
         return JSONResponse(body, status_code=200 if ok else 503)
 
-    try:  # the browser pages (app/pages.py: ``install(app)`` or a ``router``), when present
-        pages = importlib.import_module("app.pages")
-    except ModuleNotFoundError as error:
-        if error.name != "app.pages":
-            raise
-    else:
-        if hasattr(pages, "install"):
-            pages.install(app)
-        else:
-            app.include_router(pages.router)
     return app
 
 

@@ -42,7 +42,7 @@ class Settings(BaseSettings):
     #: and the disk at the WAL checkpoint a second later: a crash or restart of the server loses
     #: nothing, a power cut or a crash of the machine may lose the last second) or FULL (every
     #: commit also reaches the disk first, at the cost of an fsync on the event loop per group
-    #: commit: every table waits whenever the disk is slow; see the README).
+    #: commit: every table waits whenever the disk is slow; docs/deploy.md#durability-on-sqlite).
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "NORMAL"
     #: Seconds between the presence heartbeats each process sends through Redis.
     presence_heartbeat: float = 5.0

@@ -104,7 +104,8 @@ def rules_against_random(game: str, deals: int) -> tuple[float, float]:
     ours = theirs = 0.0
     for n in range(deals):
         smart = n % spec.seats
-        side = (lambda s: s % 2 == smart % 2) if spec.teams else (lambda s: s == smart)
+        side = ((lambda s, smart=smart: s % 2 == smart % 2) if spec.teams
+                else (lambda s, smart=smart: s == smart))
         match = new_match(game)  # fresh: a view lists every finished deal of its match
         match.start_deal(rng=rng)
         deal = match.current

@@ -53,7 +53,7 @@ sys.path.insert(0, ROOT)
 
 # The clients' frames are JSON by orjson, as the server's: 3,000 sockets share one core, and the
 # standard library's JSON made the client a bottleneck of its own at 1,000 tables.
-from app.db import json_text  # noqa: E402
+from app.encoding import json_text  # noqa: E402
 
 PY = sys.executable
 TICK = os.sysconf("SC_CLK_TCK")
@@ -477,7 +477,7 @@ async def client_main(args) -> dict:
             await asyncio.sleep(0.05)
             if any(t.done() and t.exception() for t in tasks):
                 break
-        for table in tables:
+        for _ in tables:
             stats.table_ready()
         ready.set()
     rss_samples = []
@@ -610,7 +610,7 @@ class Servers:
 
 
 def fresh_database(kind: str, tmp: str) -> tuple[str, callable]:
-    from app.migrate import upgrade
+    from app.storage.migrate import upgrade
 
     if kind == "sqlite":
         url = f"sqlite:///{tmp}/bench-{secrets.token_hex(3)}.db"
@@ -618,7 +618,7 @@ def fresh_database(kind: str, tmp: str) -> tuple[str, callable]:
         return url, lambda: None
     from contextlib import ExitStack
 
-    from app.db import scratch_schema
+    from app.storage.db import scratch_schema
 
     schema = ExitStack()
     url = schema.enter_context(scratch_schema(PG_BASE, "cardroom_bench"))
@@ -629,8 +629,8 @@ def fresh_database(kind: str, tmp: str) -> tuple[str, callable]:
 def stored_actions(url: str) -> int:
     from sqlalchemy import func, select
 
-    from app.models import RoomEvent
-    from app.store import Store
+    from app.storage.models import RoomEvent
+    from app.storage.store import Store
 
     store = Store(url)
     with store.sessions() as s:
@@ -701,7 +701,7 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
         if kind == "ours" and db_url:
             result["stored"] = stored_actions(db_url)
             if args.audit:
-                from app.audit import audit
+                from app.ops.audit import audit
 
                 result["audit"] = audit(db_url)
         return result

@@ -1,12 +1,12 @@
 """Alembic environment: the URL comes from ``config.attributes["url"]`` (set by
-``app.migrate.upgrade``) or else from the server's settings (``DATABASE_URL``)."""
+``app.storage.migrate.upgrade``) or else from the server's settings (``DATABASE_URL``)."""
 
 from __future__ import annotations
 
 from alembic import context
 
-from app.db import make_engine
-from app.models import Base
+from app.storage.db import make_engine
+from app.storage.models import Base
 
 config = context.config
 target_metadata = Base.metadata

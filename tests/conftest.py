@@ -40,7 +40,7 @@ def _reachable_postgres() -> tuple[str | None, str]:
 @pytest.fixture(scope="session")
 def postgres_url():
     """A PostgreSQL URL confined to a fresh schema (dropped after the session)."""
-    from app.db import scratch_schema
+    from app.storage.db import scratch_schema
 
     base, reason = _reachable_postgres()
     if base is None:
@@ -53,7 +53,7 @@ def postgres_url():
 
 def fresh_sqlite(tmp_path_factory, name: str) -> str:
     """The URL of a new, migrated SQLite database file."""
-    from app.migrate import upgrade
+    from app.storage.migrate import upgrade
 
     url = f"sqlite:///{tmp_path_factory.mktemp(name)}/cardroom.db"
     upgrade(url)
@@ -69,7 +69,7 @@ def sqlite_url(tmp_path_factory):
 @pytest.fixture(scope="session", params=["sqlite", "postgres"])
 def database_url(request, tmp_path_factory):
     """A migrated, empty database for the session: SQLite file, then PostgreSQL."""
-    from app.migrate import upgrade
+    from app.storage.migrate import upgrade
 
     if request.param == "sqlite":
         return fresh_sqlite(tmp_path_factory, "db")

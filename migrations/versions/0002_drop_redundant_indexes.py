@@ -10,7 +10,6 @@ Create Date: 2026-11-30 00:15:00
 """
 from alembic import op
 
-
 revision = '0002'
 down_revision = '0001'
 branch_labels = None

@@ -15,8 +15,7 @@ Create Date: 2026-11-30 23:30:00
 import sqlalchemy as sa
 from alembic import op
 
-from app.db import JSON_CODEC
-
+from app.storage.db import JSON_CODEC
 
 revision = '0003'
 down_revision = '0002'

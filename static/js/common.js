@@ -97,85 +97,35 @@ export function reconnectDelay(attempt) {
   return ceiling / 2 + (Math.random() * ceiling) / 2;
 }
 
-// -- the server's refusal reasons in the interface language ---------------------------------------
-// The engine and the server explain a refusal in English (engine/*.py IllegalAction(...),
-// app/rooms.py RoomError(...)). The known sentences are matched here and told again in the page's
-// language with cards and suits as players write them; an unknown one is shown as it came.
-const SUIT_CODE = { spades: "S", hearts: "H", diamonds: "D", clubs: "C" };
-const suitVar = (m) => ({ suit: suitName(SUIT_CODE[m[1]] || "S") });
-const cardVar = (m) => ({ card: /^[2-9TJQKA][SHDC]$/.test(m[1]) ? cardLabel(m[1]) : m[1] });
-const numVar = (m) => ({ n: m[1] });
-const seatVar = (m) => ({ n: Number(m[1]) + 1 });
-const REASONS = [
-  [/^you must follow suit \((\w+)\)$/, "reason.follow_suit", suitVar],
-  [/^you must play a trump \((\w+)\)$/, "reason.must_play_trump", suitVar],
-  [/^you must trump \((\w+)\)$/, "reason.must_trump", suitVar],
-  [/^you must head the trick$/, "reason.head_trick"],
-  [/^(\w+) is not in your hand$/, "reason.not_in_hand", cardVar],
-  [/^a (bid|contract) must be a multiple of (\d+)$/, (m) => "reason.multiple." + m[1], (m) => ({ n: m[2] })],
-  [/^a (bid|contract) cannot be higher than (\d+)$/, (m) => "reason.max." + m[1], (m) => ({ n: m[2] })],
-  [/^it is time to play a card$/, "reason.time_play"],
-  [/^it is time to bid or pass$/, "reason.time_bid"],
-  [/^it is time to give one card to each other player$/, "reason.time_give"],
-  [/^it is time to fix the contract$/, "reason.time_contract"],
-  [/^the lowest bid is (\d+)$/, "reason.lowest_bid", numVar],
-  [/^a bid must be higher than the current bid \((\d+)\)$/, "reason.bid_higher", numVar],
-  [/^there is no seat (\d+)$/, "reason.no_seat", seatVar],
-  [/^you give your cards to the other three players, not to yourself$/, "reason.give_self"],
-  [/^you have already given a card to seat (\d+)$/, "reason.given_already", seatVar],
-  [/^the contract cannot be lower than the winning bid \((\d+)\)$/, "reason.contract_low", numVar],
-  [/^you can only call trumps when leading a king or queen of a marriage you hold$/, "reason.call_trumps"],
-  [/^the passing is over$/, "reason.passing_over"],
-  [/^you must pass exactly (\d+) cards$/, "reason.pass_exactly", numVar],
-  [/^everyone must pass three cards first$/, "reason.pass_first"],
-  [/^the deal is over$/, "reason.deal_over"],
-  [/^it is not your turn$/, "reason.not_your_turn"],
-  [/^the match is over$/, "reason.match_over"],
-  [/^no deal in progress$/, "reason.no_deal"],
-  [/^you cannot (declare|exchange) once the stock is exhausted$/, (m) => "reason.stock_out." + m[1]],
-  [/^you can only (declare|exchange) just after winning a trick, before drawing$/, (m) => "reason.after_trick." + m[1]],
-  [/^declare, exchange or draw: you must draw before the next trick$/, "reason.draw_first"],
-  [/^four jacks score nothing$/, "reason.four_jacks"],
-  [/^in this variant a jack pairs only with the queen of its suit$/, "reason.jack_same_suit"],
-  [/^these cards form no combination$/, "reason.no_combination"],
-  [/^that combination has already been scored$/, "reason.scored_already"],
-  [/^the turn-up is no longer on the table$/, "reason.turnup_gone"],
-  [/^you do not hold the 7 of trumps \((\w+)\)$/, "reason.no_dix", cardVar],
-  [/^seat (\d+) is taken$/, "reason.seat_taken", seatVar],
-  [/^every seat is taken$/, "reason.all_taken"],
-  [/^a name is needed$/, "reason.need_name"],
-  [/^the match is not over$/, "reason.not_over"],
-  [/^seat (\d+) is played by someone who is here \(or a bot\)$/, "reason.seat_busy", seatVar],
-  [/^spectators cannot act$/, "reason.spectators_act"],
-  [/^spectators cannot chat$/, "reason.spectators_chat"],
-  [/^only seated players may /, "reason.only_seated"],
-  [/^the match has not started: seats are free$/, "reason.not_started"],
-  [/^someone acted first; the table was refreshed, try again$/, "reason.acted_first"],
-  [/^the database refused the change; nothing was applied, try again$/, "reason.db_refused"],
-  [/^at most (\d+) characters$/, "reason.chat_long", numVar],
-  [/^the message is empty$/, "reason.chat_empty"],
-  [/^this seat token is not valid for this room/, "reason.bad_token"],
-  [/^there is no room /, "reason.no_room"],
-];
+// -- refusals in the interface language ------------------------------------------------------------
+// Every refusal of the server (an error frame, a REST error body) carries a reason id and its
+// params (app/protocol.py): the page says it with the text of "reason.<id>" from its language's
+// catalogue, cards and suits as players write them and seats counted from 1.
+const PARAM = {
+  card: (v) => (/^[2-9TJQKA][SHDC]$/.test(v) ? cardLabel(v) : v),
+  suit: (v) => (SUIT_SYMBOL[v] ? suitName(v) : v),
+  seat: (v) => (typeof v === "number" ? v + 1 : v),
+  named_seat: (v) => (typeof v === "number" ? v + 1 : v),
+  game: (v) => { const name = t("game." + v); return name === "game." + v ? v : name; },
+};
 
-/** A refusal reason from the server in the page's language (unknown ones unchanged). */
-export function reasonText(message) {
-  const text = String(message ?? "").trim();
-  for (const [pattern, key, vars] of REASONS) {
-    const m = text.match(pattern);
-    if (!m) continue;
-    const k = typeof key === "function" ? key(m) : key;
-    const out = t(k, vars ? vars(m) : {});
-    return out === k ? text : out;
+/** What a refusal says, in the page's language (its English message if the reason is unknown). */
+export function refusalText(refusal) {
+  const key = "reason." + (refusal && refusal.reason);
+  if (!refusal || STRINGS[key] === undefined) {
+    const said = refusal && (refusal.message || refusal.detail);
+    return typeof said === "string" ? said : t("error.generic");
   }
-  return text;
+  const params = {};
+  for (const [name, value] of Object.entries(refusal.params || {})) params[name] = PARAM[name] ? PARAM[name](value) : value;
+  return t(key, params);
 }
 
 /** "Not allowed — you must follow suit (hearts)": the error code's label, then the reason. */
-export function errorText(code, message) {
-  const label = t("error." + code);
-  const detail = message ? reasonText(message) : "";
-  if (label === "error." + code) return detail || t("error.generic");
-  if (!detail || label.replace(/[.!…]$/, "").toLowerCase() === detail.toLowerCase()) return label;
+export function errorText(refusal) {
+  const label = t("error." + refusal.code);
+  const detail = refusalText(refusal);
+  if (label === "error." + refusal.code) return detail;
+  if (label.replace(/[.!…]$/, "").toLowerCase() === detail.toLowerCase()) return label;
   return label.replace(/[.!]$/, "") + " — " + detail;
 }

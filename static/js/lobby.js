@@ -1,5 +1,5 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
-import { t, el, reasonText } from "./common.js";
+import { t, el, refusalText } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const CHOICES = { jack_queen: ["marjolet", "same_suit"], marriages: ["declared", "trump_only"] };
@@ -60,10 +60,10 @@ async function createRoom(ev) {
   try {
     const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: game.name, options, seats, turn_timer: $("turn-timer").value ? Number($("turn-timer").value) : null }) });
     const body = await r.json();
-    if (!r.ok) throw new Error(typeof body.detail === "string" ? reasonText(body.detail) : t("error.generic"));
+    if (!r.ok) throw new Error(refusalText(body));
     const j = await fetch(`/api/rooms/${body.code}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: 0 }) });
     const joined = await j.json();
-    if (!j.ok) throw new Error(typeof joined.detail === "string" ? reasonText(joined.detail) : t("error.generic"));
+    if (!j.ok) throw new Error(refusalText(joined));
     localStorage.setItem("cardroom.name", name);
     localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: joined.token, seat: joined.seat, name }));
     const link = location.origin + body.invite;

@@ -1,6 +1,6 @@
 // The live table: WebSocket client (docs/protocol.md), seat token in localStorage, rendering
 // from the server's STATE only, and the controls for whatever `moves` allows.
-import { t, el, cardEl, cardText, cardsText, cardName, SUIT_SYMBOL, suitName, positions, errorText, reasonText, reconnectDelay } from "./common.js";
+import { t, el, cardEl, cardText, cardsText, cardName, SUIT_SYMBOL, suitName, positions, errorText, refusalText, reconnectDelay } from "./common.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 import { renderSheet } from "./sheet.js";
 
@@ -114,7 +114,7 @@ function onMessage(msg) {
       break;
     case "error":
       if (msg.code === "bad_token") saveSeat(null);
-      toast(errorText(msg.code, msg.message));
+      toast(errorText(msg));
       break;
     default:
       break;
@@ -525,7 +525,7 @@ $("seat-form").addEventListener("submit", async (ev) => {
   localStorage.setItem("cardroom.name", name);
   const r = await fetch(`/api/rooms/${code}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: Number.isInteger(wanted) ? wanted : null }) });
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + (typeof body.detail === "string" ? reasonText(body.detail) : t("error.generic")); return; }
+  if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + refusalText(body); return; }
   saveSeat({ token: body.token, seat: body.seat, name });
   reconnectNow();
 });

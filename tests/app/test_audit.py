@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sqlalchemy import select, update
 
-from app.audit import audit
-from app.models import DealRow, MatchRow, match_actions
-from app.seeds import load_demo
-from app.store import Store
+from app.ops.audit import audit
+from app.ops.seeds import load_demo
+from app.storage.models import DealRow, MatchRow, match_actions
+from app.storage.store import Store
 from engine import GAMES
 
 

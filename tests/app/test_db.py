@@ -1,10 +1,11 @@
-"""app.db: the JSON text of columns and messages."""
+"""app.storage.db: the JSON text of columns and messages."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.db import json_text
+from app.encoding import json_text
+
 
 def test_json_text_is_compact_and_writes_number_keys_as_strings_as_the_stdlib_does():
     assert json_text({"a": [1, None, "é"], "b": {"c": True}}) == '{"a":[1,null,"é"],"b":{"c":true}}'

@@ -8,7 +8,6 @@ import os
 import secrets
 
 import pytest
-
 from cardroom_client import Client, create_room, join
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -80,42 +79,46 @@ class Recorder:
 async def test_shared_actions_apply_without_the_database_and_a_gap_reads_it(tmp_path):
     """Actions and chat lines travel with their notice: the other process applies them
     without reading the database; a notice after a missed one reads what is missing."""
-    from app.migrate import upgrade
-    from app.rooms import RoomManager
+    from app.rooms import RoomRegistry
     from app.settings import Settings
-    from app.store import Store
+    from app.storage.migrate import upgrade
+    from app.storage.repository import RoomRepository
+    from app.storage.store import Store
 
     url = f"sqlite:///{tmp_path}/shared.db"
     upgrade(url)
     settings = Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0)
     recorder = Recorder()
-    a = RoomManager(settings, Store(url), recorder)
-    b = RoomManager(settings, Store(url))
+    store_a, store_b = Store(url), Store(url)
+    a = RoomRegistry(settings, RoomRepository(store_a), recorder)
+    b = RoomRegistry(settings, RoomRepository(store_b))
     room_a = await a.create("marjolet", {"target": 1}, [("open", None), ("open", None)], None)
     for seat in (0, 1):
         await room_a.join(f"p{seat}", seat)
     room_b = await b.get(room_a.code)  # B's replica: the match started, no action yet
-    assert room_b.seq == room_a.seq and room_b.match is not None
+    state_a, state_b = room_a.state, room_b.state
+    assert state_b.seq == state_a.seq and state_b.match is not None
     for _ in range(6):  # actions taken on A
-        seat = room_a.match.to_act()[0]
-        await room_a.act(seat, room_a.match.legal_actions(seat)[0], client_id=f"c{room_a.seq}")
+        seat = state_a.match.to_act()[0]
+        await room_a.act(seat, state_a.match.legal_actions(seat)[0],
+                         client_id=f"c{state_a.seq}")
     shared = [n for n in recorder.notices if n[2] is not None]
     assert len(shared) == 6 and all(e[1] == "action" for n in shared for e in n[2])
 
     reads = []
-    tail = b.store.tail
-    b.store.tail = lambda *args: reads.append(args) or tail(*args)
+    tail = b.repository.tail
+    b.repository.tail = lambda *args: reads.append(args) or tail(*args)
     for code, seq, events in shared[:3]:
         await b.remote_event(code, seq, events)
-    assert reads == [] and room_b.seq == shared[2][1] and room_b.action_count == 3
+    assert reads == [] and state_b.seq == shared[2][1] and state_b.action_count == 3
     last = shared[2][2][-1]
-    assert room_b.client_ids[last[2]["seat"]][last[3]] == last[0]  # idempotent
+    assert state_b.client_ids[last[2]["seat"]][last[3]] == last[0]  # idempotent
 
     code, seq, events = shared[4]  # the notice of action 4 was lost: 5 has a gap before it
     await b.remote_event(code, seq, events)
-    assert len(reads) == 1 and room_b.seq == room_a.seq and room_b.action_count == 6
+    assert len(reads) == 1 and state_b.seq == state_a.seq and state_b.action_count == 6
     await b.remote_event(*shared[5])  # already read with the gap: nothing more to do
     assert len(reads) == 1
-    assert room_b.match.view(1) == room_a.match.view(1)
-    for manager in (a, b):
-        manager.store.close()
+    assert state_b.match.view(1) == state_a.match.view(1)
+    for store in (store_a, store_b):
+        store.close()

@@ -13,8 +13,8 @@ import subprocess
 
 import httpx
 import pytest
-
 from cardroom_client import Client, allowed_by_seq, check_no_leak, create_room, join
+
 from engine.record import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

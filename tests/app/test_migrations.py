@@ -8,7 +8,7 @@ import pytest
 from alembic import command
 from sqlalchemy import create_engine, inspect, text
 
-from app.migrate import alembic_config
+from app.storage.migrate import alembic_config
 
 WHEN = "2026-11-30 10:00:00"
 
@@ -19,7 +19,7 @@ def blank_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path}/blank.db"
         return
-    from app.db import scratch_schema
+    from app.storage.db import scratch_schema
 
     base = request.getfixturevalue("postgres_url").split("?")[0]
     with scratch_schema(base, "cardroom_migration") as url:

@@ -7,12 +7,11 @@ import asyncio
 import json
 
 import httpx
-import pytest
 import websockets
-from sqlalchemy import func, select
-
-from app.models import RoomEvent
 from cardroom_client import Client, create_room, join
+from sqlalchemy import select
+
+from app.storage.models import RoomEvent
 from engine.record import replay
 
 
@@ -149,11 +148,12 @@ def events_of(client, seqs) -> dict[int, dict]:
     return {seq: seen[seq] for seq in seqs}
 
 
-async def away_while_others_act(anna, boris, code, token, act_first):
-    """Anna does ``act_first`` and hangs up; Boris plays when it is his turn (the bot plays by
-    itself) until it is Anna's turn again or the deal is over; she comes back with ``since``.
-    Returns (her welcome, the seqs she missed)."""
-    await act_first()
+async def away_while_others_act(anna, boris, code, token):
+    """Anna acts and hangs up; Boris plays when it is his turn (the bot plays by itself) until
+    it is Anna's turn again or the deal is over; she comes back with ``since``. Returns (her
+    new connection, its welcome, the seqs she missed)."""
+    reply = await anna.act()
+    assert reply["type"] == "event", reply
     last = anna.seq
     await anna.close()
 
@@ -185,10 +185,7 @@ async def test_reconnection_brings_exactly_the_events_missed_while_others_acted(
     await anna.until(lambda s: s["match"]["deal"]["phase"] == "pass")
 
     # The pass: Anna passes first and leaves; Boris's pass comes while she is away.
-    async def pass_first():
-        reply = await anna.act()
-        assert reply["type"] == "event"
-    anna, welcome, seqs = await away_while_others_act(anna, boris, code, token, pass_first)
+    anna, welcome, seqs = await away_while_others_act(anna, boris, code, token)
     missed = welcome["missed"]
     assert [m["seq"] for m in missed] == seqs and seqs
     passes = [m["event"] for m in missed if m["event"]["kind"] == "action"
@@ -203,13 +200,8 @@ async def test_reconnection_brings_exactly_the_events_missed_while_others_acted(
     actors_while_away: set[int] = set()
     while actors_while_away != {1, 2}:
         assert anna.state["match"]["deal"]["phase"] == "play", "the deal ended first"
-        await anna.until(lambda s: anna.my_turn())
-
-        async def play_a_card():
-            reply = await anna.act()
-            assert reply["type"] == "event"
-        anna, welcome, seqs = await away_while_others_act(anna, boris, code, token,
-                                                          play_a_card)
+        await anna.until(lambda s, anna=anna: anna.my_turn())
+        anna, welcome, seqs = await away_while_others_act(anna, boris, code, token)
         missed = welcome["missed"]
         assert [m["seq"] for m in missed] == seqs
         assert {m["seq"]: m["event"] for m in missed} == events_of(boris, seqs)
@@ -226,7 +218,7 @@ async def test_reconnection_without_the_missed_events_when_they_cannot_be_truste
         server, monkeypatch):
     """``missed`` is null (the state alone is the truth) for a ``since`` too far back, from
     the future, not a number, or from an earlier match of the room."""
-    from app import rooms
+    from app.rooms import room
 
     code, token, anna = await seated(server, options={"target": 1})
     await anna.play()
@@ -247,7 +239,7 @@ async def test_reconnection_without_the_missed_events_when_they_cannot_be_truste
         welcome = await again.connect(since=since)
         assert welcome["missed"] is None, since
         assert welcome["state"]["match"]["deals"], since
-    monkeypatch.setattr(rooms, "MISSED_LIMIT", 2)
+    monkeypatch.setattr(room, "MISSED_LIMIT", 2)
     assert len((await again.connect(since=now - 2))["missed"]) == 2
     assert (await again.connect(since=now - 3))["missed"] is None  # too far back
     await again.close()
@@ -307,7 +299,7 @@ async def test_database_failure_refuses_and_nothing_half_done_remains(server):
     assert reply["type"] == "error" and reply["code"] == "storage"
     assert stored_actions(server, match_id) == before
     room = server.app.state.rooms.rooms[code]
-    assert room.action_count == before
+    assert room.state.action_count == before
     # The same id again, now that the database is back: applied (once).
     reply = await anna.act(anna.choose(), "during-failure")
     assert reply["type"] == "event" and reply["ack"] == "during-failure"

@@ -8,9 +8,10 @@ import asyncio
 import orjson
 import pytest
 
-from app.rooms import Connection, RoomManager
+from app.rooms import Connection, RoomRegistry
 from app.settings import Settings
-from app.store import Store
+from app.storage.repository import RoomRepository
+from app.storage.store import Store
 
 
 class Seat:
@@ -31,14 +32,14 @@ class Seat:
 @pytest.fixture
 async def table(tmp_path):
     """A Black Maria room to one deal, three people connected: (room, seats, tokens)."""
-    from app.migrate import upgrade
+    from app.storage.migrate import upgrade
 
     url = f"sqlite:///{tmp_path}/rooms.db"
     upgrade(url)
     settings = Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0)
     store = Store(url)
-    manager = RoomManager(settings, store)
-    room = await manager.create("black_maria", {"target": 1}, [("open", None)] * 3, None)
+    rooms = RoomRegistry(settings, RoomRepository(store))
+    room = await rooms.create("black_maria", {"target": 1}, [("open", None)] * 3, None)
     seats, tokens = [], []
     for i in range(3):
         _, token = await room.join(f"p{i}", i)
@@ -47,9 +48,9 @@ async def table(tmp_path):
         seats.append(seat)
         tokens.append(token)
     # the last seat taken starts the match and deals, before join returns
-    assert room.status() == "playing" and room.match.current is not None
+    assert room.state.status == "playing" and room.state.match.current is not None
     yield room, seats, tokens
-    await manager.close()
+    await rooms.close()
     store.close()
 
 
@@ -63,9 +64,14 @@ async def settled(room, predicate, what: str) -> None:
 
 
 async def act(room, seats) -> None:
-    """The first legal move of the seat whose turn it is."""
-    match = room.match
-    seat = match.to_act()[0]
+    """The first legal move of a person whose turn it is (a stand-in plays by itself)."""
+    state = room.state
+
+    def people_to_act() -> list[int]:
+        return [s for s in state.match.to_act() if not state.seats[s].played_by_bot]
+    await settled(room, people_to_act, "a person's turn")
+    match = state.match
+    seat = people_to_act()[0]
     moves = match.moves(seat)
     action = ({"type": "play", "card": moves["play"][0]} if "play" in moves
               else {"type": "pass", "cards": moves["pass"]["from"][:3]})
@@ -96,15 +102,17 @@ async def test_each_change_of_room_or_chat_reaches_the_next_state(table):
     await act(room, seats)
     assert seats[0].state["room"]["seats"][2]["standin"]
     # the match ends: its last state says finished
-    while not room.match.finished:
-        if room.seats[room.match.to_act()[0]].played_by_bot:
-            await settled(room, lambda: room.match.finished or not room.seats[
-                room.match.to_act()[0]].played_by_bot, "the stand-in played")
+    state = room.state
+    while not state.match.finished:
+        if all(state.seats[s].played_by_bot for s in state.match.to_act()):
+            await settled(room, lambda: state.match.finished or not all(
+                state.seats[s].played_by_bot for s in state.match.to_act()),
+                "the stand-in played")
         else:
             await act(room, seats)
     await settled(room, lambda: seats[0].state["room"]["status"] == "finished",
                   "told the match is over")
-    assert seats[0].state["room"] == room.info()
+    assert seats[0].state["room"] == room.describe()
 
 
 async def test_every_seat_gets_the_state_of_its_own_seat(table):
@@ -124,7 +132,7 @@ async def test_every_seat_gets_the_state_of_its_own_seat(table):
             states = [m["state"] for m in seat.messages if "state" in m]
             assert states, f"seat {viewer} was told nothing"
             assert all(s["you"]["seat"] == viewer for s in states)
-            assert states[-1]["match"] == room.match.view(viewer)
+            assert states[-1]["match"] == room.state.match.view(viewer)
             hands = states[-1]["match"]["deal"]["hands"]
             assert [i for i, hand in enumerate(hands) if hand is not None] == \
                 ([] if viewer is None else [viewer])

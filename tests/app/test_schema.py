@@ -5,8 +5,8 @@ from __future__ import annotations
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from app.db import make_engine
-from app.models import Base
+from app.storage.db import make_engine
+from app.storage.models import Base
 
 
 def test_migrations_match_the_models(database_url):

@@ -13,12 +13,11 @@ import time
 
 import orjson
 import pytest
-
-from app import stalls
-from app.logs import room_log
-from app.store import Store
-
 from test_store import event_row, new_room
+
+from app.ops import stalls
+from app.ops.logs import room_log
+from app.storage.store import Store
 
 
 class Lines(logging.Handler):

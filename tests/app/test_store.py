@@ -14,9 +14,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import func, select
 
-from app import store as store_module
-from app.models import DealRow, Room, RoomEvent
-from app.store import Conflict, Store
+from app.storage import store as store_module
+from app.storage.models import DealRow, Room, RoomEvent
+from app.storage.store import Conflict, Store
 
 
 def new_room(session) -> int:
@@ -257,21 +257,23 @@ async def test_deals_dealt_together_at_several_tables_share_one_commit(sqlite_ur
     (at many tables, right after their last tricks) share a group commit instead of taking a
     transaction each (with 1,000 tables whose deals ended in the same second, that had made
     actions up to a second late)."""
-    from app.rooms import RoomManager
+    from app.rooms import RoomRegistry
     from app.settings import Settings
+    from app.storage.repository import RoomRepository
 
     store = Store(sqlite_url)
     settings = Settings(database_url=sqlite_url, bot_delay=0, deal_pause=3600)
-    manager = RoomManager(settings, store)
+    registry = RoomRegistry(settings, RoomRepository(store))
     try:
         rooms = []
         for _ in range(4):
-            room = await manager.create("marjolet", {}, [("open", None)] * 2, None)
+            room = await registry.create("marjolet", {}, [("open", None)] * 2, None)
             for seat in (0, 1):
                 await room.join(f"p{seat}", seat)
-            while room.match.current is not None:  # the first deal, to its end
-                seat = room.match.to_act()[0]
-                await room.act(seat, room.match.legal_actions(seat)[0])
+            match = room.state.match
+            while match.current is not None:  # the first deal, to its end
+                seat = match.to_act()[0]
+                await room.act(seat, match.legal_actions(seat)[0])
             rooms.append(room)
         transactions, commits = [], []
         monkeypatch.setattr(store, "transact", lambda *args: transactions.append(args))
@@ -279,16 +281,16 @@ async def test_deals_dealt_together_at_several_tables_share_one_commit(sqlite_ur
         monkeypatch.setattr(store, "store_statements",
                             lambda statements: commits.append(statements) or run(statements))
 
-        await asyncio.gather(*(room._step("deal", None) for room in rooms))
+        await asyncio.gather(*(room.deal() for room in rooms))
         assert transactions == [] and len(commits) == 1
-        assert [len(room.match.deals) for room in rooms] == [2] * 4
+        assert [len(room.state.match.deals) for room in rooms] == [2] * 4
         with store.sessions() as session:
             stored = session.execute(select(DealRow.match_id, DealRow.deck)
                                      .where(DealRow.index == 1)).all()
         assert sorted((m, list(deck)) for m, deck in stored) \
-            == sorted((room.match_id, list(room.match.current.deck)) for room in rooms)
+            == sorted((room.state.match_id, list(room.state.match.current.deck)) for room in rooms)
     finally:
-        await manager.close()
+        await registry.close()
         store.close()
 
 

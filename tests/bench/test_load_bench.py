@@ -111,11 +111,11 @@ def test_the_server_stalls_are_its_own_lines_begun_within_the_play(tmp_path):
     began, nor the hanging up after it); other lines are passed by."""
     import logging
 
-    from app import logs, stalls
+    from app.ops import logs, stalls
 
     path = tmp_path / "ours-0.log"
     with open(path, "w") as stream:
-        handler = logs.BatchedHandler(stream)
+        handler = logging.StreamHandler(stream)  # as logs.configure's QueueListener writes
         handler.setFormatter(logging.Formatter("%(message)s"))
         logs.room_log.addHandler(handler)
         level = logs.room_log.level

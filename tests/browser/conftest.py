@@ -45,7 +45,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def live(tmp_path_factory):
     """A live server on a fresh SQLite database holding the demo matches (finished)."""
-    from app.seeds import load_demo
+    from app.ops.seeds import load_demo
     from tests.conftest import LiveServer, fresh_sqlite
 
     url = fresh_sqlite(tmp_path_factory, "browserdb")

@@ -3,14 +3,13 @@ layout of every table on a phone and a laptop (see conftest.py for the set-up)."
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 import httpx
 import pytest
 
-from .conftest import LAPTOP, PHONE, shot
+from .conftest import PHONE, shot
 from .test_tables import Watch, act, create_room, healthy, my_turn, play_first_legal, sit
 
 pytestmark = pytest.mark.browser
@@ -133,40 +132,27 @@ def test_lobby_turn_timer_shown_at_the_table(live, new_page):
 
 # -- refusals in Russian -------------------------------------------------------------------------
 
-def engine_refusals() -> list[str]:
-    """Every IllegalAction/NotYourTurn sentence in engine/*.py, with sample values filled in."""
-    def sample(node) -> str:
-        text = ast.unparse(node)
-        if "SUIT_NAMES" in text:
-            return "hearts"
-        if "dix" in text:
-            return "7H"
-        if text in ("card",):
-            return "QS"
-        if text == "what":
-            return "bid"
-        if text == "kind":
-            return "declare"
-        return "5"
+#: A value for each param a reason may name: numbers, cards, suits and seats, as they come
+#: on the wire (the pages show them as players write them).
+SAMPLE_PARAMS = {"card": "QS", "suit": "H", "seat": 1, "named_seat": 2, "count": 3,
+                 "step": 5, "max": 400, "bid": 120, "position": 4, "next_position": 5,
+                 "last": 31, "id": 12, "game": "black_maria"}
 
-    def strings(node) -> list[str]:
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return [node.value]
-        if isinstance(node, ast.JoinedStr):
-            return ["".join(v.value if isinstance(v, ast.Constant) else sample(v.value)
-                            for v in node.values)]
-        if isinstance(node, ast.IfExp):
-            return strings(node.body) + strings(node.orelse)
-        return []
 
-    found = []
-    for path in sorted((ROOT / "engine").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
-                    "IllegalAction", "NotYourTurn") and node.args:
-                found += strings(node.args[0])
-    assert len(found) >= 30, found
-    return found
+def every_refusal() -> list[dict]:
+    """Every reason the engine and the server can give, as an error frame carries it, its
+    params filled in (a param that echoes what someone sent gets a number)."""
+    import string
+
+    from app.protocol import REASONS as SERVER
+    from engine.errors import REASONS as ENGINE
+
+    refusals = []
+    for reason, template in {**ENGINE, **SERVER}.items():
+        names = [f.split("!")[0] for _, f, _, _ in string.Formatter().parse(template) if f]
+        refusals.append({"reason": reason, "params": {n: SAMPLE_PARAMS.get(n, 7) for n in names},
+                         "message": "English"})
+    return refusals
 
 
 def test_refusals_are_translated_in_russian(live, new_page):
@@ -174,16 +160,21 @@ def test_refusals_are_translated_in_russian(live, new_page):
     page = new_page(locale="ru-RU")
     sit(page, live, code, "Анна", 0)
     page.wait_for_selector("[data-testid=pass-button]")
-    messages = engine_refusals() + ["seat 1 is taken", "every seat is taken",
-                                    "the match is not over", "spectators cannot chat"]
-    out = page.evaluate("""async (messages) => {
+    refusals = every_refusal()
+    out = page.evaluate("""async (refusals) => {
         const m = await import('/static/js/common.js');
-        return messages.map((x) => m.reasonText(x));
-    }""", messages)
-    untranslated = [(en, ru) for en, ru in zip(messages, out) if re.search("[a-z]{3,}", ru)]
+        return refusals.map((r) => m.refusalText(r));
+    }""", refusals)
+    said = dict(zip([r["reason"] for r in refusals], out))
+    # no English left but the protocol's own words: every reason has its Russian text, and
+    # no param is left unfilled
+    protocol_words = re.compile(r"\b(hello|JSON|open|bot|rules|random)\b")
+    untranslated = {reason: text for reason, text in said.items()
+                    if re.search("[a-zA-Z]{3,}", protocol_words.sub("", text)) or "{" in text}
     assert not untranslated, untranslated
-    assert "нужно ходить в масть (червы)" in out
-    assert "место 2 уже занято" in out  # seats are counted from 1 on the page
+    assert said["follow_suit"] == "нужно ходить в масть (червы)"  # a suit by its name
+    assert said["not_in_hand"] == "карты Д♠ у вас нет"  # a card as players write it
+    assert said["seat_taken"] == "место 2 уже занято"  # seats are counted from 1 on the page
     # A real refusal from the server: passing again once the play has begun.
     for i in range(3):
         page.locator(".hand-row .card.playable").nth(i).click()

@@ -38,8 +38,8 @@ def missing(what: str, reason: str):
 @pytest.fixture
 def pg_url():
     """A fresh, migrated schema in the ``test`` database (dropped afterwards)."""
-    from app.db import scratch_schema
-    from app.migrate import upgrade
+    from app.storage.db import scratch_schema
+    from app.storage.migrate import upgrade
 
     base, reason = _reachable_postgres()
     if base is None:

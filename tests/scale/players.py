@@ -104,8 +104,8 @@ def stored_client_ids(database_url: str) -> dict[str, int]:
     """client id -> how many stored actions carry it."""
     from sqlalchemy import func, select
 
-    from app.models import RoomEvent
-    from app.store import Store
+    from app.storage.models import RoomEvent
+    from app.storage.store import Store
 
     store = Store(database_url)
     try:
@@ -145,7 +145,7 @@ async def table(apps, name: str, options=None) -> tuple[str, list["Player"]]:
 
 def assert_audit(database_url: str) -> dict:
     """Every stored match replays through the engine to its stored scores, and all finished."""
-    from app.audit import audit
+    from app.ops.audit import audit
 
     result = audit(database_url)
     assert result["ok"], result["problems"]

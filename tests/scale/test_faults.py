@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 
 import pytest
-import websockets
-
 from cardroom_client import Client
+
 from tests.scale.players import assert_audit, check_acknowledged, stored_client_ids, table
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(150)]
@@ -73,8 +71,8 @@ async def test_redis_restart_under_play(pg_url, private_redis, processes):
 def stored_count(database_url: str) -> int:
     from sqlalchemy import func, select
 
-    from app.models import RoomEvent
-    from app.store import Store
+    from app.storage.models import RoomEvent
+    from app.storage.store import Store
 
     store = Store(database_url)
     try:

@@ -1,5 +1,5 @@
 """Interface languages (Russian and English): every string of the pages lives in
-``app/locales/{lang}.json``; the language comes from the ``lang`` cookie, else the browser's
+``app/web/locales/{lang}.json``; the language comes from the ``lang`` cookie, else the browser's
 Accept-Language, else English."""
 
 from __future__ import annotations

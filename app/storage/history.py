@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import GAMES
-from engine.record import RECORD_FORMAT
+from engine.record import build
 
 from .models import DealRow, MatchPlayer, MatchRow, Player, Room, match_actions
 
@@ -96,27 +96,35 @@ def match_detail(session: Session, match_id: int) -> dict | None:
     return out
 
 
+#: :func:`finished_record`'s answer for a match that is still running.
+RUNNING = object()
+
+
+def finished_record(session: Session, match_id: int):
+    """The record of a finished match; None for no such match, :data:`RUNNING` while it runs
+    (its packs are secret)."""
+    match = session.get(MatchRow, match_id)
+    if match is None:
+        return None
+    if match.status != "finished":
+        return RUNNING
+    return record(session, match_id)
+
+
 def record(session: Session, match_id: int) -> dict | None:
     """The match as a record.md record (the caller checks that it is finished)."""
     match = session.get(MatchRow, match_id)
     if match is None:
         return None
     players = [p["name"] for p in _players(session, [match_id])[match_id]]
-    deals = list(session.scalars(select(DealRow).where(DealRow.match_id == match_id)
-                                 .order_by(DealRow.index)))
     actions: dict[int, list] = {}
     for event in session.scalars(match_actions(match)):
-        data = event.data
-        actions.setdefault(data["deal"], []).append([data["seat"], data["action"]])
-    entries = []
-    for d in deals:
-        entry = {"dealer": d.dealer, "deck": d.deck}
-        if d.kitty is not None:
-            entry["kitty"] = d.kitty
-        entry["actions"] = actions.get(d.index, [])
-        entries.append(entry)
-    return {"format": RECORD_FORMAT, "game": match.game, "options": match.options,
-            "players": players, "deals": entries, "match_id": match.id,
+        actions.setdefault(event.data["deal"], []).append((event.data["seat"],
+                                                           event.data["action"]))
+    deals = [(d.dealer, d.deck, d.kitty, actions.get(d.index, []))
+             for d in session.scalars(select(DealRow).where(DealRow.match_id == match_id)
+                                      .order_by(DealRow.index))]
+    return {**build(match.game, match.options, deals, players), "match_id": match.id,
             "started": iso(match.started), "ended": iso(match.ended)}
 
 

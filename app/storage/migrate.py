@@ -7,7 +7,8 @@ import os
 from alembic import command
 from alembic.config import Config
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: The checkout (alembic.ini, migrations/ and seeds/ are there).
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def alembic_config(url: str) -> Config:

@@ -28,7 +28,7 @@ import time
 
 import orjson
 
-from .broadcast import Broadcaster
+from . import Broadcaster
 
 log = logging.getLogger("cardroom.redis")
 

@@ -11,9 +11,10 @@ from sqlalchemy import select
 
 from engine.record import replay
 
-from .migrate import ROOT
-from .models import DealRow, MatchPlayer, MatchRow, Room, RoomEvent, Seat
-from .store import Store
+from ..storage.migrate import ROOT
+from ..storage.models import DealRow, MatchPlayer, MatchRow, Room, RoomEvent, Seat
+from ..storage.repository import player
+from ..storage.store import Store
 
 
 def load_demo(url: str, directory: str | None = None) -> tuple[int, int]:
@@ -52,10 +53,10 @@ def _store(store, session, code, record, match, when) -> None:
     session.add(row)
     session.flush()
     for seat, name in enumerate(names):
-        player = store.player(session, name)
+        person = player(session, name)
         session.add(Seat(room_id=room.id, seat=seat, kind="human", name=name,
-                         player_id=player.id, standin=False))
-        session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=player.id, name=name))
+                         player_id=person.id, standin=False))
+        session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=person.id, name=name))
     n = 0
     for index, deal in enumerate(match.deals):
         session.add(DealRow(match_id=row.id, index=index, dealer=deal.dealer, deck=deal.deck,

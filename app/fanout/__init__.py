@@ -3,9 +3,9 @@
 A room always delivers its own events to the connections of *this* process. The broadcaster
 tells *other* processes "room CODE has stored event SEQ", with the events themselves when they
 can be applied as they are (actions and chat lines); they apply those, or catch up from the
-database (:meth:`app.rooms.RoomManager.remote_event`), which stays the single source of truth.
-The in-process broadcaster (the default) has nobody else to tell. A Redis pub/sub broadcaster
-(issue 5) implements the same three methods.
+database (:meth:`app.rooms.registry.RoomRegistry.remote_event`), which stays the single
+source of truth. The in-process broadcaster (the default) has nobody else to tell; the Redis
+pub/sub broadcaster (:mod:`app.fanout.redis`) implements the same methods.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Awaitable, Callable
 
 
 class Broadcaster:
-    #: set by the RoomManager: () -> {code: [seats connected to this process]}
+    #: set by the RoomRegistry: () -> {code: [seats connected to this process]}
     local_presence: Callable[[], dict] = staticmethod(lambda: {})
-    #: set by the RoomManager: (origin, entries, replace) for presence of other processes
+    #: set by the RoomRegistry: (origin, entries, replace) for presence of other processes
     on_presence: Callable[[str, dict, bool], None] = staticmethod(lambda *a: None)
 
     async def start(self, on_remote: Callable[..., Awaitable[None]]) -> None:

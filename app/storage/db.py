@@ -14,16 +14,7 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import sessionmaker
 from sqlalchemy.sql.functions import now
 
-
-def json_text(value) -> str:
-    """Compact JSON text, for JSON columns and WebSocket messages. orjson: at several
-    messages per action, the stdlib's encoder had been a fifth of the server's CPU. Keys that
-    are not strings (numbers) are written as strings, as the stdlib does; orjson's option for
-    them makes every message a third slower, so it is used only when it is needed."""
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+from ..encoding import json_text
 
 
 @compiles(now, "sqlite")

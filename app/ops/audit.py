@@ -1,7 +1,7 @@
 """Audit a database: every stored match replays through the engine to its stored scores.
 
 Used by the load benchmark and the fault tests (``audit(url)``), and from the command line:
-``.venv/bin/python -m app.audit DATABASE_URL``. Checks, per match: the actions are numbered
+``.venv/bin/python -m app.ops.audit DATABASE_URL``. Checks, per match: the actions are numbered
 0..n-1 without gaps; no client action id was applied twice; the record replays through the
 engine (``engine.record.replay``) and gives the stored per-deal scores, totals, winners and
 finished status; the rooms' event numbers have no gaps.
@@ -17,9 +17,9 @@ from sqlalchemy import func, select
 
 from engine.record import replay
 
-from . import history
-from .models import DealRow, MatchRow, RoomEvent, match_actions
-from .store import Store
+from ..storage import history
+from ..storage.models import DealRow, MatchRow, RoomEvent, match_actions
+from ..storage.store import Store
 
 
 def audit(database_url: str, match_ids: list[int] | None = None) -> dict:

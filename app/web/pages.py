@@ -1,7 +1,7 @@
 """The browser pages: lobby, table (the invite link), history, match page, rules.
 
 ``install(app)`` (called by :func:`app.main.create_app`) mounts ``/static`` and adds the page
-routes plus two small JSON endpoints the pages need beyond docs/protocol.md:
+routes plus two small endpoints the pages need beyond docs/protocol.md:
 
 - ``GET /api/matches/{id}/replay``: the frames of a FINISHED match, replayed through the
   engine with every hand open (``Match.view(EVERYONE)`` after each action); 409 while running.
@@ -14,7 +14,6 @@ the server's WebSocket state; the replay frames are the engine's own views.
 from __future__ import annotations
 
 import asyncio
-import json
 from datetime import datetime
 from pathlib import Path
 
@@ -25,36 +24,19 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
 
 from engine import EVERYONE, GAMES
-from engine.core import Match
+from engine.record import positions
 
+from ..storage import history
 from . import i18n
 from .api import finished_record, in_session
+from .deps import Registry, StoreDep
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
+# ``tojson`` escapes <, >, & and ' (nothing people typed can end an inline script); names in
+# Russian stay as they are.
+templates.env.policies["json.dumps_kwargs"] = {"ensure_ascii": False}
 router = APIRouter()
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def card_label(card: str) -> str:
-    rank = "10" if card[0] == "T" else card[0]
-    return rank + SUIT_SYMBOLS[card[1]]
-
-
-def card_html(card: str) -> Markup:
-    red = " red" if card[1] in "HD" else ""
-    return Markup(f'<span class="cardtext{red}">{card_label(card)}</span>')
-
-
-templates.env.filters["card"] = card_html
-
-
-def script_json(value, **dumps) -> Markup:
-    """JSON to embed in an inline <script>: every <, > and & is escaped, so nothing people typed
-    (a name holding "</script>" or "<!--") can end the script or change how it is parsed."""
-    text = json.dumps(value, **dumps)
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
 def install(app: FastAPI) -> None:
@@ -72,7 +54,7 @@ def page(request: Request, name: str, **context) -> HTMLResponse:
     games = [{"name": g.name, "title": t("game." + g.name), "seats": g.seats, "teams": g.teams}
              for g in GAMES.values()]
     context.update(request=request, lang=lang, t=t, games=games,
-                   strings_json=script_json(strings, ensure_ascii=False),
+                   strings=strings,
                    other_lang="en" if lang == "ru" else "ru")
     response = templates.TemplateResponse(request, name, context)
     response.headers["Content-Language"] = lang
@@ -85,27 +67,22 @@ def page(request: Request, name: str, **context) -> HTMLResponse:
 async def lobby(request: Request):
     options = {g.name: {k: {"default": o.default} for k, o in g.options.items()}
                for g in GAMES.values()}
-    return page(request, "lobby.html",
-                options_json=script_json(options))
+    return page(request, "lobby.html", options=options)
 
 
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
-async def table(code: str, request: Request):
+async def table(code: str, request: Request, rooms: Registry):
     code = code.strip().upper()
-    room = await request.app.state.rooms.get(code)
+    room = await rooms.get(code)
     if room is None:
         return page(request, "missing.html", code=code)
-    info = room.info()
-    return page(request, "table.html", code=code, room=info,
-                room_json=script_json(info))
+    return page(request, "table.html", code=code, room=room.describe())
 
 
 @router.get("/history", response_class=HTMLResponse, include_in_schema=False)
-async def history_page(request: Request, player: str | None = None, game: str | None = None,
-                       since: str | None = None, until: str | None = None,
-                       status: str | None = None):
-    from . import history
-
+async def history_page(request: Request, store: StoreDep, player: str | None = None,
+                       game: str | None = None, since: str | None = None,
+                       until: str | None = None, status: str | None = None):
     def parse(value: str | None, end=False):
         if not value:
             return None
@@ -117,7 +94,7 @@ async def history_page(request: Request, player: str | None = None, game: str | 
 
     game = game if game in GAMES else None
     status = status if status in ("running", "finished") else None
-    matches = await in_session(request, lambda s: history.list_matches(
+    matches = await in_session(store, lambda s: history.list_matches(
         s, player or None, game, status, parse(since), parse(until, True), 200, 0))
     return page(request, "history.html", matches=matches,
                 filters={"player": player or "", "game": game or "", "since": since or "",
@@ -175,10 +152,8 @@ def chart_svg(rows: list[list[int]], labels: list[str]) -> Markup:
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-async def match_page(match_id: int, request: Request):
-    from . import history
-
-    detail = await in_session(request, lambda s: history.match_detail(s, match_id))
+async def match_page(match_id: int, request: Request, store: StoreDep):
+    detail = await in_session(store, lambda s: history.match_detail(s, match_id))
     if detail is None:
         raise HTTPException(404, f"no match {match_id}")
     lang = i18n.language(request)
@@ -190,8 +165,7 @@ async def match_page(match_id: int, request: Request):
         labels = names
     rows = cumulative(detail)
     return page(request, "match.html", match=detail, labels=labels, running=rows[1:],
-                chart=chart_svg(rows, labels),
-                detail_json=script_json(detail))
+                chart=chart_svg(rows, labels))
 
 
 @router.get("/rules", response_class=HTMLResponse, include_in_schema=False)
@@ -214,29 +188,24 @@ async def set_language(code: str, request: Request, next: str = "/"):
 
 def replay_frames(record: dict) -> dict:
     """Every position of a finished match: the start of each deal, then after each action."""
-    game = GAMES[record["game"]]
-    match = Match(game, record.get("options", {}))
     frames = []
-
-    def frame(deal: int, index: int | None, seat, action):
+    match = None
+    for step in positions(record):
+        match = step.match
         view = match.view(EVERYONE)
-        frames.append({"deal": deal, "index": index, "seat": seat, "action": action,
-                       "totals": view["totals"], "deal_view": view["deal"],
-                       "deals": view["deals"], "finished": view["finished"],
-                       "winners": view["winners"], "to_act": view["to_act"]})
-
-    for d, entry in enumerate(record["deals"]):
-        match.start_deal(list(entry["deck"]), entry["dealer"], entry.get("kitty"))
-        frame(d, None, None, None)
-        for i, (seat, action) in enumerate(entry["actions"]):
-            normal = match.apply(seat, action)
-            frame(d, i, seat, normal)
-    return {"game": game.name, "options": match.options, "players": record.get("players"),
-            "seats": game.seats, "teams": game.teams, "frames": frames}
+        frames.append({"deal": step.deal, "index": step.index, "seat": step.seat,
+                       "action": step.action, "totals": view["totals"],
+                       "deal_view": view["deal"], "deals": view["deals"],
+                       "finished": view["finished"], "winners": view["winners"],
+                       "to_act": view["to_act"]})
+    game = GAMES[record["game"]]
+    return {"game": game.name, "options": match.options if match else record.get("options"),
+            "players": record.get("players"), "seats": game.seats, "teams": game.teams,
+            "frames": frames}
 
 
 @router.get("/api/matches/{match_id}/replay", tags=["pages"])
-async def match_replay(match_id: int, request: Request):
+async def match_replay(match_id: int, store: StoreDep):
     """Replay frames of a finished match, all hands open (409 while it runs)."""
-    record = await finished_record(request, match_id)
+    record = await finished_record(store, match_id)
     return JSONResponse(await asyncio.to_thread(replay_frames, record))

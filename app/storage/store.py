@@ -1,28 +1,23 @@
-"""Everything the server reads from and writes to the database (synchronous SQLAlchemy; the
-rooms read in worker threads and write through :meth:`Store.write`). The database is the single
-source of truth: a room in memory is only a replica that can always be rebuilt with
-:func:`load_room`."""
+"""The database's write path (synchronous SQLAlchemy under it): writes go one at a time and
+those that wait together share a commit (:meth:`Store.write`); SQLite's WAL is checkpointed
+beside them. What is written is the repository's business (app/storage/repository.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import itertools
 import logging
 import queue
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..ops.stalls import timed
 from .db import make_engine, make_sessions
-from .models import (DealRow, MatchPlayer, MatchRow, Player, Room, RoomEvent, Seat,
-                     match_actions)
-from .stalls import timed
-
+from .stored import Conflict, StorageError
 
 log = logging.getLogger("cardroom.store")
 
@@ -96,41 +91,6 @@ class _Prepared:
         if self.positional:
             return tuple(values)
         return {name: value for (name, _), value in zip(self.binds, values)}
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-class StorageError(Exception):
-    """The database refused or failed a write: nothing of it was stored."""
-
-
-class Conflict(StorageError):
-    """Another writer stored the same sequence number first (a race lost)."""
-
-
-@dataclass
-class Snapshot:
-    """A room as stored: enough to rebuild it exactly."""
-
-    room: Room
-    seats: list[Seat]
-    match: MatchRow | None
-    deals: list[DealRow] = field(default_factory=list)
-    actions: list[RoomEvent] = field(default_factory=list)  # the match's, in order
-    seq: int = 0
-    match_event_seq: int = 0
-    chat: list[RoomEvent] = field(default_factory=list)
-
-
-@dataclass
-class Tail:
-    """Events stored after a given number, with what applying them needs."""
-
-    events: list[RoomEvent]
-    deals: dict = field(default_factory=dict)  # (match id, deal index) -> DealRow
-    seats: list[Seat] | None = None
 
 
 class Store:
@@ -269,34 +229,16 @@ class Store:
         """Run ``work`` and ``statements`` in a transaction and await its commit (without
         ``work``: :meth:`store_statements`, else :meth:`transact`). ``on_commit(result)`` runs
         on the event loop as soon as the commit returned, before the waiting task resumes: what
-        must follow the commit at once (telling everyone) goes there, and is not held up behind
-        the loop's queue of ready tasks.
+        must follow the commit at once (telling everyone) goes there.
 
-        Writes go one at a time, never racing each other for the database's write lock
-        (SQLite makes a blocked writer sleep up to 100 ms at a time), and the statement-only
-        writes that wait together (the actions' hot path) share one transaction:
-        a group commit, one commit (one fsync) for them all, and one executemany per statement
-        for their statements. If a shared transaction fails, each of its writes is tried alone,
-        so one room's conflict or error never touches another's. Nothing is resolved before its
-        commit has returned.
-
-        SQLite is a local file: the event loop writes itself, at the end of the loop iteration
-        that asked. At ``synchronous=NORMAL`` (the default) a commit hands its pages to the
-        operating system and the checkpoint thread's next pass puts them on the disk; at FULL
-        the commit also fsyncs, on the loop (a thread that took the commit off the loop cost
-        15% more CPU at 1,000 tables, for a p99 no lower: while the disk is slow the actions
-        wait for the fsync wherever it runs). Once writes come together (one of the last two
-        commits stored more than one), not before :data:`COMMIT_INTERVAL` after the last
-        commit began: a commit costs much the same for one action as for several, and at 1,000
-        actions/s one commit per loop iteration stored 1.4 on average. At FULL and 1,000
-        actions/s a commit cost about 160 µs of CPU on top of its rows (the fsyncs were 9% of
-        the server's CPU at 250 commits a second): every 8 ms rather than 4 took 9% off the CPU
-        per action, and added 2.3 ms to the p50 latency and 3.5 to the p99 (to 6.2 and
-        10.4 ms). (Looking at the last commit alone, a single write now and then under steady
-        load sent a third of the commits back to one write each.) While writes come one at a
-        time they are committed at once (waiting would only add latency and wake-ups). Any
-        other database is across a network that may be slow or gone: one writer thread waits
-        for it, never the event loop."""
+        Writes go one at a time, never racing each other for the database's write lock, and
+        the statement-only writes that wait together share one transaction (a group commit);
+        if a shared transaction fails, each of its writes is tried alone, so one room's
+        conflict never touches another's. Nothing is resolved before its commit returned.
+        SQLite, a local file, is written by the event loop itself, at most every
+        :data:`COMMIT_INTERVAL` while writes come together; any other database by one writer
+        thread. Why each of these: docs/performance.md#group-commit, #commit-interval and
+        #writes-on-the-event-loop."""
         loop = asyncio.get_running_loop()
         write = _Write(work, list(statements), on_commit, loop, loop.create_future())
         with self._threads_lock:
@@ -410,98 +352,6 @@ class Store:
             except StorageError as error:
                 outcomes.append(error)
         return outcomes
-
-    # -- reading -------------------------------------------------------------------------------
-
-    def client_action(self, room_id: int, match_id: int, seat: int,
-                      client_id: str) -> dict | None:
-        """The action ``seat`` stored in the match under ``client_id`` (a retry's ack)."""
-        with self.sessions() as session:
-            for data in session.scalars(select(RoomEvent.data).where(
-                    RoomEvent.room_id == room_id, RoomEvent.match_id == match_id,
-                    RoomEvent.client_id == client_id)):
-                if data["seat"] == seat:
-                    return data["action"]
-            return None
-
-    def room_id(self, code: str) -> int | None:
-        with self.sessions() as session:
-            return session.scalar(select(Room.id).where(Room.code == code))
-
-    def load_room(self, code: str) -> Snapshot | None:
-        """The room as stored. Every write stores a room event, so the snapshot is consistent
-        when the last event number is the same before and after the reads (else read again)."""
-        for _ in range(20):
-            snap = self._load_room(code)
-            if snap is None:
-                return None
-            with self.sessions() as session:
-                last = session.scalar(select(func.max(RoomEvent.seq))
-                                      .where(RoomEvent.room_id == snap.room.id)) or 0
-            if last == snap.seq:
-                return snap
-        raise StorageError(f"room {code} changes too fast to be read")
-
-    def _load_room(self, code: str) -> Snapshot | None:
-        with self.sessions() as session:
-            room = session.scalar(select(Room).where(Room.code == code))
-            if room is None:
-                return None
-            seats = list(session.scalars(
-                select(Seat).where(Seat.room_id == room.id).order_by(Seat.seat)))
-            match = session.scalar(select(MatchRow).where(MatchRow.room_id == room.id)
-                                   .order_by(MatchRow.number.desc()).limit(1))
-            snap = Snapshot(room=room, seats=seats, match=match)
-            snap.seq = session.scalar(select(func.max(RoomEvent.seq))
-                                      .where(RoomEvent.room_id == room.id)) or 0
-            if match is not None:
-                snap.deals = list(session.scalars(
-                    select(DealRow).where(DealRow.match_id == match.id).order_by(DealRow.index)))
-                snap.actions = list(session.scalars(match_actions(match)))
-                snap.match_event_seq = session.scalar(
-                    select(func.max(RoomEvent.seq)).where(RoomEvent.room_id == room.id,
-                                                          RoomEvent.kind == "match")) or 0
-            snap.chat = list(reversed(list(session.scalars(
-                select(RoomEvent).where(RoomEvent.room_id == room.id, RoomEvent.kind == "chat")
-                .order_by(RoomEvent.seq.desc()).limit(50)))))
-            return snap
-
-    def tail(self, room_id: int, after: int) -> "Tail":
-        """What a room stored after event ``after``: the events, and the rows they need to be
-        applied incrementally (the packs of new deals, the seats if a seat changed). Each event is stored in the same transaction as its rows, so
-        rows read after the events are there."""
-        with self.sessions() as session:
-            events = list(session.scalars(
-                select(RoomEvent).where(RoomEvent.room_id == room_id, RoomEvent.seq > after)
-                .order_by(RoomEvent.seq)))
-            tail = Tail(events=events)
-            if not events:
-                return tail
-            deal_refs = {(e.data.get("match"), e.data.get("deal"))
-                         for e in events if e.kind == "deal"}
-            for match_id in {m for m, _ in deal_refs}:
-                indexes = [d for m, d in deal_refs if m == match_id]
-                for row in session.scalars(select(DealRow).where(
-                        DealRow.match_id == match_id, DealRow.index.in_(indexes))):
-                    tail.deals[(row.match_id, row.index)] = row
-            if any(e.kind == "seat" for e in events):
-                tail.seats = list(session.scalars(
-                    select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat)))
-            return tail
-
-    def events(self, room_id: int, after: int, upto: int) -> list[RoomEvent]:
-        with self.sessions() as session:
-            return list(session.scalars(
-                select(RoomEvent).where(RoomEvent.room_id == room_id, RoomEvent.seq > after,
-                                        RoomEvent.seq <= upto).order_by(RoomEvent.seq)))
-
-    def player(self, session: Session, name: str) -> Player:
-        player = session.scalar(select(Player).where(Player.name == name))
-        if player is None:
-            player = Player(name=name)
-            session.add(player)
-            session.flush()
-        return player
 
     def ping(self) -> bool:
         from sqlalchemy import text

@@ -1,0 +1,305 @@
+"""The wire protocol in one place (docs/protocol.md is written from it): the messages a client
+may send, as typed models; the frames the server sends; and every refusal, with its error
+code, its HTTP status and its reason.
+
+A refusal carries a ``code`` (what kind of refusal, stable since the first protocol), a
+``reason`` id with ``params`` (what exactly, for the page to say in the reader's language:
+``reason.<id>`` in app/web/locales) and an English ``message`` for logs and scripts. The
+engine's refusals bring their own reason ids (:data:`engine.errors.REASONS`); the server's
+are in :data:`REASONS`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
+
+from engine import BadDeal, BadOptions, EngineError, MalformedAction, NotYourTurn
+
+# -- refusals -------------------------------------------------------------------------------
+
+#: HTTP status of each error code, where the REST side gives it (the socket's are the same
+#: codes in an ``error`` frame).
+HTTP_STATUS = {
+    "bad_json": 400, "too_large": 413, "unknown_type": 400, "bad_field": 422,
+    "hello_first": 400, "bad_token": 403, "not_seated": 403, "malformed": 422,
+    "not_your_turn": 409, "illegal": 409, "rate_limited": 429, "not_available": 409,
+    "storage": 503, "conflict": 409, "no_room": 404, "no_match": 404, "no_player": 404,
+    "running": 409,
+}
+
+#: The server's own refusal reasons: id -> the English sentence, ``{param}`` filled in.
+REASONS = {
+    # the socket
+    "not_text": "messages are JSON text",
+    "not_json": "not JSON",
+    "not_object": "a message is a JSON object",
+    "too_large": "a message may hold at most {count} bytes",
+    "rate_limited": "too many messages; slow down",
+    "unknown_type": "unknown message type {type!r}",
+    "hello_twice": "hello was already said",
+    "hello_first": "say hello first",
+    "bad_field": "the field {field!r} is missing or of the wrong type",
+    "bad_id": "id must be a string of at most 64 characters",
+    "no_action": "an action message needs an action",
+    "no_room": "there is no room {code!r}",
+    # seats
+    "bad_token": "this seat token is not valid for this room; you are watching as a "
+                 "spectator",
+    "spectators_act": "spectators cannot act",
+    "spectators_chat": "spectators cannot chat",
+    "only_seated_standin": "only seated players may hand a seat to a bot",
+    "only_seated_rematch": "only seated players may start a rematch",
+    "no_such_seat": "there is no seat {seat}",
+    "seat_taken": "seat {seat} is taken",
+    "all_seats_taken": "every seat is taken",
+    "seat_busy": "seat {seat} is played by someone who is here (or a bot)",
+    "no_bot_kind": "no bot kind {bot!r} (rules or random)",
+    "need_name": "a name is needed",
+    # the match
+    "not_started": "the match has not started: seats are free",
+    "match_not_over": "the match is not over",
+    "chat_not_text": "text must be a string",
+    "chat_empty": "the message is empty",
+    "chat_too_long": "at most {count} characters",
+    # storage
+    "acted_first": "someone acted first; the table was refreshed, try again",
+    "storage_refused": "the database refused the change; nothing was applied, try again",
+    "storage_unreachable": "the database is unreachable; nothing was applied, try again",
+    # the REST side
+    "room_not_stored": "the room could not be stored; try again",
+    "seat_spec": 'a seat is "open", "bot:rules" or "bot:random", not {spec!r}',
+    "seat_count": "{game} has {count} seats",
+    "no_match": "no match {id}",
+    "no_player": "no player {name!r}",
+    "running": "the match is still running: its record, replay and pack order are available "
+               "once it is finished",
+}
+
+
+class Refusal(Exception):
+    """A refusal for the one who asked (nothing changed): see the module's docstring."""
+
+    def __init__(self, code: str, reason: str, /, **params):
+        self.code, self.reason, self.params = code, reason, params
+        self.message = REASONS[reason].format(**params)
+        super().__init__(self.message)
+
+    @classmethod
+    def of_engine(cls, error: EngineError) -> "Refusal":
+        """The engine's refusal as the protocol tells it: its own reason id and params."""
+        refusal = cls.__new__(cls)
+        Exception.__init__(refusal, error.message)
+        refusal.code = ("malformed" if isinstance(error, MalformedAction) else
+                        "not_your_turn" if isinstance(error, NotYourTurn) else
+                        "bad_field" if isinstance(error, (BadOptions, BadDeal)) else "illegal")
+        refusal.reason, refusal.params, refusal.message = error.reason, error.params, error.message
+        return refusal
+
+    @property
+    def http_status(self) -> int:
+        return HTTP_STATUS.get(self.code, 400)
+
+    def body(self) -> dict:
+        """The REST error body: ``detail`` is the English message, as FastAPI's own errors."""
+        return {"detail": self.message, "code": self.code, "reason": self.reason,
+                "params": self.params}
+
+
+# -- client -> server -----------------------------------------------------------------------
+
+def _str_or_nothing(value):
+    """A token that is not a string is no seat's token (the hello goes on as a spectator's)."""
+    return value if value is None or isinstance(value, str) else ""
+
+
+def _event_number_or_nothing(value):
+    """A ``since`` that is not an event number asks for no missed events."""
+    return value if type(value) is int else None
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Annotated[str | None, BeforeValidator(_str_or_nothing)] = None
+    since: Annotated[int | None, BeforeValidator(_event_number_or_nothing)] = None
+
+
+class Act(_Message):
+    type: Literal["action"]
+    id: str | None = Field(None, max_length=64)
+    action: Any  # the engine reads it (a malformed action is its refusal)
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    text: str
+
+
+class Standin(_Message):
+    type: Literal["standin"]
+    seat: int
+    bot: str | None = None
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+Message = Annotated[Hello | Act | Chat | Standin | Rematch | Ping, Field(discriminator="type")]
+_MESSAGE = TypeAdapter(Message)
+TYPES = {"hello", "action", "chat", "standin", "rematch", "ping"}
+#: The refusal for a field of the wrong type or missing, by message type and field.
+_FIELD_REASONS = {("action", "id"): "bad_id", ("action", "action"): "no_action",
+                  ("chat", "text"): "chat_not_text", ("standin", "seat"): "no_such_seat"}
+
+
+def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Ping:
+    """A decoded JSON object as the message it is; Refusal if it is not one."""
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in TYPES:
+        raise Refusal("unknown_type", "unknown_type", type=str(kind)[:40])
+    try:
+        return _MESSAGE.validate_python(data)
+    except ValidationError as error:
+        field = str(error.errors()[0]["loc"][1]) if len(error.errors()[0]["loc"]) > 1 else "?"
+        reason = _FIELD_REASONS.get((kind, field))
+        if reason == "no_such_seat":
+            raise Refusal("bad_field", reason, seat=repr(data.get("seat"))[:20]) from None
+        if reason is not None:
+            raise Refusal("bad_field", reason) from None
+        raise Refusal("bad_field", "bad_field", field=field) from None
+
+
+# -- the shapes both sides show (REST responses; ROOM and SEAT are in every STATE too) ----------
+
+class Seat(BaseModel):
+    """SEAT: ``kind`` human with ``standin`` true is a person away, played by a bot meanwhile;
+    ``team`` is set in Big Mariage (seats 0+2 team 0, 1+3 team 1)."""
+
+    seat: int
+    name: str | None
+    kind: Literal["open", "human", "bot"]
+    bot: str | None
+    standin: bool
+    connected: bool
+    team: int | None
+
+
+class MatchRef(BaseModel):
+    id: int
+    number: int
+
+
+class RoomInfo(BaseModel):
+    """ROOM: ``turn_left`` is the seconds left to ``turn_seat``, whose turn timer runs."""
+
+    code: str
+    game: str
+    options: dict
+    seats: list[Seat]
+    status: Literal["waiting", "playing", "finished"]
+    match: MatchRef | None
+    turn_timer: float | None
+    turn_left: float | None
+    turn_seat: int | None
+    created: str
+
+
+class MatchPlayer(BaseModel):
+    seat: int
+    name: str
+    bot: str | None
+
+
+class MatchSummary(BaseModel):
+    """MATCH_SUMMARY: times in ISO 8601 UTC; ``deals``, the deals so far."""
+
+    id: int
+    room: str
+    number: int
+    game: str
+    options: dict
+    status: Literal["running", "finished"]
+    started: str | None
+    ended: str | None
+    players: list[MatchPlayer]
+    totals: list[int]
+    winners: list[int]
+    deals: int
+
+
+class DealLine(BaseModel):
+    index: int
+    dealer: int
+    over: bool
+    scores: list[int] | None
+    summary: dict | None
+    actions: int
+    started: str | None
+    ended: str | None
+
+
+class MatchDetail(MatchSummary):
+    """MATCH_DETAIL: every deal's dealer, scores and summary (never a running match's pack)."""
+
+    teams: bool
+    deal_list: list[DealLine]
+
+
+# -- server -> client -----------------------------------------------------------------------
+
+#: ``event()``'s ``ack`` when the event answers nobody's action (None is an action sent
+#: without an id).
+NO_ACK = object()
+
+
+def state(room, seat: int | None, name: str | None, seq: int, view, chat) -> dict:
+    """STATE: the room, who you are, the last event number, your view of the match, the chat.
+    ``room`` and ``chat`` may be encoded already (orjson fragments shared by all seats)."""
+    return {"room": room, "you": {"seat": seat, "name": name}, "seq": seq, "match": view,
+            "chat": chat}
+
+
+def event(seq: int, event: dict, state: dict | None = None, ack=NO_ACK) -> dict:
+    message = {"type": "event", "seq": seq, "event": event}
+    if state is not None:
+        message["state"] = state
+    if ack is not NO_ACK:
+        message["ack"] = ack
+    return message
+
+
+def welcome(seq: int, state: dict, missed: list | None) -> dict:
+    return {"type": "welcome", "seq": seq, "state": state, "missed": missed}
+
+
+def missed_event(seq: int, event: dict) -> dict:
+    return {"seq": seq, "event": event}
+
+
+def duplicate(client_id: str, seq: int, action: dict | None) -> dict:
+    """The answer to a retry of an action stored already: nothing changed."""
+    return {"type": "ack", "id": client_id, "seq": seq, "action": action, "duplicate": True}
+
+
+def error(refusal: Refusal, id_=None) -> dict:
+    message = {"type": "error", "code": refusal.code, "reason": refusal.reason,
+               "params": refusal.params, "message": refusal.message}
+    if id_ is not None:
+        message["id"] = id_
+    return message
+
+
+def presence(seat: int, connected: bool) -> dict:
+    return {"type": "presence", "seat": seat, "connected": connected}
+
+
+PONG = {"type": "pong"}

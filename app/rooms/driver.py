@@ -1,0 +1,136 @@
+"""What happens in a room by itself: a match starts once every seat is filled, the next deal
+is dealt after a pause, bots act after a moment's thought, and the rules bot plays for a
+person whose turn timer ran out. The driver only calls the room's public commands, as a
+person's connection does."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+import time
+from typing import NamedTuple
+
+from engine.bots import bot_for
+
+from ..protocol import Refusal
+from ..settings import Settings
+from .state import RoomState
+
+log = logging.getLogger("cardroom.rooms")
+
+
+class Step(NamedTuple):
+    """The next automatic step: ``what`` ("start", "deal", "bot" or "timer"), ``delay``
+    seconds after the room's last progress, for ``seat``."""
+
+    delay: float
+    what: str
+    seat: int | None = None
+
+
+def next_step(state: RoomState, settings: Settings) -> Step | None:
+    """What the room will do by itself next, if nobody acts first (None: nothing)."""
+    match = state.match
+    if match is None:
+        return Step(0.0, "start") if state.full else None
+    if match.finished:
+        return None
+    if match.current is None:
+        return Step(settings.deal_pause, "deal")
+    actors = match.to_act()
+    for seat in actors:
+        if state.seats[seat].played_by_bot:
+            return Step(settings.bot_delay, "bot", seat)
+    if state.turn_timer and actors:
+        return Step(state.turn_timer, "timer", actors[0])
+    return None
+
+
+class Driver:
+    """One task per room that waits for the next step's moment and takes it, planning again
+    whenever the room changes (:meth:`poke`)."""
+
+    def __init__(self, room):
+        self.room = room
+        self.changed = asyncio.Event()
+        self.task: asyncio.Task | None = None
+        self.idle = False  # it waits for a change with nothing planned
+        self.last_progress = time.monotonic()
+        self.rng = random.Random(secrets.randbits(64))
+
+    def plan(self) -> Step | None:
+        return next_step(self.room.state, self.room.settings)
+
+    def progressed(self) -> None:
+        """The match moved on (an action, a deal): timers count from now."""
+        self.last_progress = time.monotonic()
+
+    def poke(self) -> None:
+        """Something changed: plan again, unless the driver waits with nothing to do and there
+        is still nothing for it (most actions between people: a task switch saved)."""
+        if self.idle and self.plan() is None:
+            return
+        self.changed.set()
+
+    def ensure(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._drive())
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    def turn_clock(self) -> dict:
+        """Seconds left to the person whose turn timer runs (``turn_left``, ``turn_seat``)."""
+        step = self.plan() if self.room.state.turn_timer else None
+        if step is None or step.what != "timer":
+            return {"turn_left": None, "turn_seat": None}
+        left = self.last_progress + step.delay - time.monotonic()
+        return {"turn_left": round(max(0.0, left), 1), "turn_seat": step.seat}
+
+    async def _drive(self) -> None:
+        while True:
+            self.changed.clear()
+            step = self.plan()
+            if step is None:
+                self.idle = True
+                try:
+                    await self.changed.wait()
+                finally:
+                    self.idle = False
+                continue
+            wait = self.last_progress + step.delay - time.monotonic()
+            if wait > 0:
+                try:
+                    await asyncio.wait_for(self.changed.wait(), timeout=wait)
+                    continue  # something happened: plan again
+                except asyncio.TimeoutError:
+                    pass
+            if self.plan() != step:
+                continue
+            try:
+                await self._take(step)
+            except Refusal as refusal:
+                log.info("room %s: automatic %s refused: %s", self.room.code, step.what,
+                         refusal.message)
+                # A stale choice (someone acted meanwhile) retries at once; a database that is
+                # down is retried every second.
+                await asyncio.sleep(1.0 if refusal.code == "storage" else 0.05)
+            except Exception:  # never let the room's driver die silently
+                log.exception("room %s: automatic %s crashed", self.room.code, step.what)
+                await asyncio.sleep(1)
+
+    async def _take(self, step: Step) -> None:
+        room = self.room
+        if step.what == "start":
+            await room.start()
+        elif step.what == "deal":
+            await room.deal()
+        else:
+            match = room.state.match
+            kind = room.state.seats[step.seat].bot if step.what == "bot" else "rules"
+            bot = bot_for(room.game, kind or "rules")
+            await room.act(step.seat, bot(match.view(step.seat), match.moves(step.seat),
+                                          self.rng))

@@ -1,0 +1,154 @@
+"""The rooms this process holds in memory: each loaded from the database on first use,
+forgotten when idle, and told of what other processes stored."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from engine import GAMES
+
+from ..fanout import Broadcaster, LocalBroadcaster
+from ..ops import logs
+from ..protocol import Refusal
+from ..settings import Settings
+from ..storage.stored import StorageError
+from .room import Room
+
+log = logging.getLogger("cardroom.rooms")
+
+if TYPE_CHECKING:
+    from ..storage.repository import RoomRepository
+
+
+class RoomRegistry:
+    def __init__(self, settings: Settings, repository: RoomRepository,
+                 broadcaster: Broadcaster | None = None):
+        self.settings = settings
+        self.repository = repository
+        self.broadcaster = broadcaster or LocalBroadcaster()
+        self.rooms: dict[str, Room] = {}
+        self._loading = asyncio.Lock()
+        #: rooms being loaded: the last event number another process announced meanwhile
+        self._loading_heard: dict[str, int] = {}
+        self._sweeper: asyncio.Task | None = None
+        self.broadcaster.local_presence = self.local_presence
+        self.broadcaster.on_presence = self.remote_presence
+
+    def start(self) -> None:
+        """Background upkeep: evict idle rooms."""
+        if self.settings.room_idle > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for room in self.rooms.values():
+            room.driver.cancel()
+        await self.broadcaster.close()
+
+    async def get(self, code: str) -> Room | None:
+        code = (code or "").upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        async with self._loading:
+            room = self.rooms.get(code)
+            if room is None:
+                self._loading_heard[code] = 0
+                try:
+                    snap = await asyncio.to_thread(self.repository.load, code)
+                finally:
+                    heard = self._loading_heard.pop(code)
+                if snap is None:
+                    return None
+                room = self.rooms[code] = Room(self, snap)
+                room.driver.ensure()
+                logs.event("room_loaded", code, seq=room.state.seq, match=room.state.match_id)
+                if heard > room.state.seq:  # stored by another process after the snapshot
+                    await room.catch_up.notice()
+        return room
+
+    async def create(self, game: str, options: dict, seats: list[tuple[str, str | None]],
+                     turn_timer: float | None) -> Room:
+        """A new room of ``game``; ``seats`` ((kind, bot kind) each). BadOptions for options
+        the game does not take; a room of bots only starts its match at once."""
+        checked = GAMES[game].check_options(options)
+        try:
+            code = await self.repository.create_room(game, checked, seats, turn_timer)
+        except StorageError:
+            raise Refusal("storage", "room_not_stored") from None
+        logs.event("room_created", code, game=game,
+                   seats=[kind if bot is None else f"{kind}:{bot}" for kind, bot in seats])
+        room = await self.get(code)
+        try:
+            await room.start()
+        except Refusal:  # the room is stored: its driver starts the match
+            pass
+        return room
+
+    # -- other processes ----------------------------------------------------------------------
+
+    async def remote_event(self, code: str, seq: int, shared: list | None = None) -> None:
+        """Another process stored event ``seq`` of room ``code`` (``"*"``: maybe any room),
+        and maybe shared those events (see :class:`app.rooms.sync.CatchUp`)."""
+        if code in self._loading_heard:
+            self._loading_heard[code] = max(self._loading_heard[code], seq)
+        rooms = list(self.rooms.values()) if code == "*" else [self.rooms.get(code)]
+        for room in rooms:
+            if room is not None and (code == "*" or seq > room.state.seq):
+                try:
+                    await room.catch_up.notice(shared)
+                except Exception as error:  # the database is away: try again in a second
+                    logs.event("error", room.code, logging.WARNING, what="catch_up",
+                               error=str(error)[:200])
+                    if not room.evicted:
+                        asyncio.get_running_loop().call_later(
+                            1.0, lambda c=room.code, s=seq: asyncio.ensure_future(
+                                self.remote_event(c, s)))
+
+    def local_presence(self) -> dict[str, list[int]]:
+        """The seats connected to this process, by room (the presence heartbeat)."""
+        out = {}
+        for code, room in self.rooms.items():
+            seats = room.outbox.local_seats()
+            if seats:
+                out[code] = sorted(seats)
+        return out
+
+    def remote_presence(self, origin: str, entries: dict, replace: bool) -> None:
+        """Presence of another process: ``entries`` = {code: seats} (heartbeat, ``replace``)
+        or {code: [[seat, connected], ...]} (a change)."""
+        if replace:
+            for code, room in self.rooms.items():
+                room.presence.heard(origin, entries.get(code, []), True, len(room.state.seats))
+        else:
+            for code, changes in entries.items():
+                room = self.rooms.get(code)
+                if room is not None:
+                    room.presence.heard(origin, changes, False, len(room.state.seats))
+
+    # -- idle rooms -----------------------------------------------------------------------------
+
+    async def _sweep(self) -> None:
+        """Forget rooms nobody watches and nothing drives for ``room_idle`` seconds: they
+        are rebuilt from the database on next use."""
+        period = max(1.0, min(60.0, self.settings.room_idle / 4))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                now = time.monotonic()
+                for room in list(self.rooms.values()):
+                    if room.idle(now, self.settings.room_idle):
+                        self.evict(room)
+            except Exception:
+                log.exception("sweeping idle rooms failed")
+
+    def evict(self, room: Room) -> None:
+        room.evicted = True
+        room.driver.cancel()
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        logs.event("room_evicted", room.code, seq=room.state.seq)

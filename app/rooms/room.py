@@ -1,0 +1,415 @@
+"""A room: the one actor every change of a table goes through, people's, bots' and the turn
+timer's alike. Each command holds the room's lock and goes
+
+    check (the engine decides) -> store (one transaction) -> apply -> tell every connection,
+
+the last two at the commit itself, before anyone waits on anything else. A write that fails
+leaves nothing half-done: the room rebuilds itself from the database (:meth:`Room.reload`), as
+it does after a restart, on a second process or after a lost race."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import time
+from dataclasses import replace
+from datetime import datetime, timezone
+
+from engine import GAMES, EngineError
+from engine.bots import BOT_KINDS
+
+from .. import protocol
+from ..ops import logs
+from ..protocol import Refusal
+from ..storage.stored import Conflict, DealEnd, Snapshot, StorageError, StoredDeal
+from .driver import Driver
+from .outbox import Connection, Outbox
+from .state import RoomState, SeatState, bot_name, token_hash
+from .sync import CatchUp, Presence
+
+#: Most missed events a reconnection is told one by one (more: the state alone).
+MISSED_LIMIT = 1000
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+class Room:
+    def __init__(self, registry, snap: Snapshot):
+        self.registry = registry
+        self.settings = registry.settings
+        self.repository = registry.repository
+        self.broadcaster = registry.broadcaster
+        self.code, self.game = snap.room.code, snap.room.game
+        self.lock = asyncio.Lock()
+        self.state = RoomState(snap)
+        self.outbox = Outbox(self.state, self.describe,
+                             lambda: bool(self.state.turn_timer) or bool(self.presence))
+        self.presence = Presence(self.code, self.outbox, self.broadcaster)
+        self.driver = Driver(self)
+        self.catch_up = CatchUp(self)
+        self.last_used = time.monotonic()
+        self.evicted = False
+        #: a failed write left the state stale and the database could not be read: it is
+        #: rebuilt before the next command
+        self.broken = False
+
+    # -- what it is -----------------------------------------------------------------------------
+
+    def describe(self) -> dict:
+        """ROOM (docs/protocol.md)."""
+        seats = range(len(self.state.seats))
+        return self.state.describe({i for i in seats if self.presence.connected(i)},
+                                   self.driver.turn_clock())
+
+    def idle(self, now: float, after: float) -> bool:
+        """Nobody watches, nothing is under way or planned, for ``after`` seconds."""
+        return (not self.outbox.conns and not self.lock.locked() and self.driver.plan() is None
+                and now - max(self.last_used, self.driver.last_progress) > after)
+
+    # -- the commands ---------------------------------------------------------------------------
+
+    async def act(self, seat: int, action, client_id: str | None = None,
+                  by: Connection | None = None) -> dict:
+        """Apply, store, tell. Returns ``{"seq", "action"}`` (and ``"duplicate": True`` for an
+        id already applied, which changes and tells nothing); raises Refusal. ``by``: the
+        connection that sent it, whose event of it carries the ack."""
+        async with self.lock:
+            return await self._retrying(lambda: self._act(seat, action, client_id, by))
+
+    async def _act(self, seat: int, action, client_id: str | None,
+                   by: Connection | None) -> dict:
+        await self._ensure_fresh()
+        state = self.state
+        if client_id is not None and client_id in state.client_ids[seat]:
+            stored = await asyncio.to_thread(self.repository.client_action, state.id,
+                                             state.match_id, seat, client_id)
+            return {"seq": state.client_ids[seat][client_id], "action": stored,
+                    "duplicate": True}
+        match = state.match
+        if match is None:
+            raise Refusal("not_your_turn", "not_started")
+        deal_index, deal = len(match.deals) - 1, match.current
+        try:  # the check: the engine applies it to the replica, or refuses it
+            normal = match.apply(seat, action)
+        except EngineError as error:
+            raise Refusal.of_engine(error) from None
+        seq = state.seq + 1
+        data = {"match": state.match_id, "deal": deal_index, "seat": seat, "action": normal,
+                "deal_over": deal.over, "match_over": match.finished, "n": state.action_count}
+        ended = DealEnd(state.match_id, deal_index, deal.scores(), deal.summary(),
+                        list(match.totals), list(match.winners),
+                        match.finished) if deal.over else None
+
+        def stored(_) -> None:
+            state.action_stored(seq, seat, client_id)
+            self.driver.progressed()
+            self._tell([(seq, "action", data)], client_id, by)
+
+        await self._write(self.repository.store_action(state.id, seq, data, client_id, ended,
+                                                       stored))
+        logs.event("action_stored", self.code, logging.DEBUG, match=state.match_id,
+                   deal=deal_index, n=data["n"], seat=seat, type=normal.get("type"), seq=seq)
+        if ended is not None:
+            logs.event("deal_ended", self.code, match=state.match_id, deal=deal_index,
+                       scores=ended.scores, totals=ended.totals)
+            if ended.finished:
+                logs.event("match_ended", self.code, match=state.match_id,
+                           totals=ended.totals, winners=ended.winners)
+        return {"seq": seq, "action": normal}
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        """A person takes an open seat (the first one if ``seat`` is None): (seat, token)."""
+        async with self.lock:
+            return await self._retrying(lambda: self._join(name, seat))
+
+    async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
+        await self._ensure_fresh()
+        state = self.state
+        if seat is None:
+            free = [i for i, s in enumerate(state.seats) if s.kind == "open"]
+            if not free:
+                raise Refusal("not_available", "all_seats_taken")
+            seat = free[0]
+        if not 0 <= seat < len(state.seats):
+            raise Refusal("bad_field", "no_such_seat", seat=seat)
+        if state.seats[seat].kind != "open":
+            raise Refusal("not_available", "seat_taken", seat=seat)
+        token = secrets.token_urlsafe(32)
+        hashed = token_hash(token)
+        seq = state.seq + 1
+        data = SeatState("human", name=name).event(seat)
+
+        def stored(player_id: int) -> None:
+            state.seat_changed(seq, seat, kind="human", name=name, player_id=player_id,
+                               token_hash=hashed, bot=None, standin=False)
+            self._tell([(seq, "seat", data)])
+
+        await self._write(self.repository.take_seat(state.id, seq, seat, name, hashed, data,
+                                                    stored))
+        logs.event("seat_changed", self.code, seat=seat, seat_kind="human")
+        await self._start_if_full()
+        return seat, token
+
+    async def standin(self, by: int | None, seat, kind: str | None) -> None:
+        """Hand a seat without a connected person (or an open seat) to a bot of ``kind``."""
+        if by is None:
+            raise Refusal("not_seated", "only_seated_standin")
+        kind = kind or "rules"
+        if kind not in BOT_KINDS:
+            raise Refusal("bad_field", "no_bot_kind", bot=str(kind)[:20])
+        async with self.lock:
+            await self._ensure_fresh()
+            if type(seat) is not int or not 0 <= seat < len(self.state.seats):
+                raise Refusal("bad_field", "no_such_seat", seat=repr(seat)[:20])
+            now = self.state.seats[seat]
+            if now.kind == "open":
+                await self._change_seat(seat, kind="bot", bot=kind)
+                await self._start_if_full()
+            elif now.kind == "human" and not now.standin \
+                    and not await self.presence.anywhere(seat):
+                await self._change_seat(seat, standin=True, bot=kind)
+            else:
+                raise Refusal("not_available", "seat_busy", seat=seat)
+
+    async def start(self) -> None:
+        """Start the first match once every seat is filled (the driver's step)."""
+        async with self.lock:
+            await self._ensure_fresh()
+            if self.state.match is None and self.state.full:
+                await self._begin_match()
+
+    async def rematch(self, by: int | None) -> None:
+        if by is None:
+            raise Refusal("not_seated", "only_seated_rematch")
+        async with self.lock:
+            await self._ensure_fresh()
+            if self.state.match is None or not self.state.match.finished:
+                raise Refusal("not_available", "match_not_over")
+            await self._begin_match()
+
+    async def deal(self) -> None:
+        """Deal the next deal of the match, if it waits for one (the driver's step)."""
+        async with self.lock:
+            await self._ensure_fresh()
+            match = self.state.match
+            if match is not None and match.current is None and not match.finished:
+                await self._deal()
+
+    async def say(self, seat: int | None, text) -> None:
+        if seat is None:
+            raise Refusal("not_seated", "spectators_chat")
+        if not isinstance(text, str):
+            raise Refusal("bad_field", "chat_not_text")
+        text = _CONTROL.sub("", text).strip()
+        if not text:
+            raise Refusal("bad_field", "chat_empty")
+        if len(text) > self.settings.chat_max:
+            raise Refusal("bad_field", "chat_too_long", count=self.settings.chat_max)
+        async with self.lock:
+            await self._ensure_fresh()
+            state = self.state
+            seq = state.seq + 1
+            data = {"seat": seat, "name": state.seats[seat].name, "text": text,
+                    "time": datetime.now(timezone.utc).isoformat()}
+
+            def stored(_) -> None:
+                state.chat_said(seq, data)
+                self._tell([(seq, "chat", data)])
+
+            await self._write(self.repository.store_chat(state.id, seq, data, stored))
+
+    # -- connections ------------------------------------------------------------------------------
+
+    async def attach(self, conn: Connection, token: str | None, since: int | None) -> bool:
+        """A connection says hello: seat it, send ``welcome`` (the missed events and the
+        state). False if the room was evicted meanwhile (the caller loads it again)."""
+        async with self.lock:
+            if self.evicted:
+                return False
+            await self._ensure_fresh()
+            state = self.state
+            seat = None
+            if token is not None:
+                seat = state.seat_of_token(token)
+                if seat is None:
+                    conn.send(protocol.error(Refusal("bad_token", "bad_token")))
+            conn.seat = seat
+            missed = None
+            if since is not None and since <= state.seq and state.seq - since <= MISSED_LIMIT \
+                    and (state.match is None or since >= state.match_event_seq - 1):
+                events = await asyncio.to_thread(self.repository.events, state.id, since,
+                                                 state.seq)
+                missed = [protocol.missed_event(e.seq, state.event_view(e.kind, e.data, seat))
+                          for e in events]
+            was_connected = seat is not None and self.presence.connected(seat)
+            was_here = seat is not None and self.outbox.connected_here(seat)
+            self.outbox.conns.add(conn)
+            self.last_used = time.monotonic()
+            if seat is not None and not was_here:
+                self.broadcaster.presence(self.code, seat, True)
+            conn.send(protocol.welcome(state.seq, self.outbox.state_for(seat), missed))
+            if seat is not None and not was_connected:
+                self.outbox.presence(seat, True)
+            if seat is not None and state.seats[seat].standin:  # back: the stand-in leaves
+                try:
+                    await self._change_seat(seat, standin=False, bot=None)
+                except Refusal as refusal:
+                    conn.send(protocol.error(refusal))
+        self.driver.ensure()
+        return True
+
+    def detach(self, conn: Connection) -> None:
+        conn.closed = True
+        self.outbox.conns.discard(conn)
+        self.last_used = time.monotonic()
+        seat = conn.seat
+        if seat is not None and not self.outbox.connected_here(seat):
+            self.broadcaster.presence(self.code, seat, False)
+            if not self.presence.elsewhere(seat):
+                self.outbox.presence(seat, False)
+
+    # -- rebuilding ---------------------------------------------------------------------------------
+
+    async def reload(self, deliver_since: int | None = None) -> None:
+        """Forget the replica and rebuild it from the database (the caller holds the lock),
+        then tell the connections every event after ``deliver_since`` (default: the replica's
+        last) they have not seen yet."""
+        old = self.state.seq if deliver_since is None else deliver_since
+        snap = await asyncio.to_thread(self.repository.load, self.code)
+        if snap is not None:
+            self.state = self.outbox.state = RoomState(snap)
+            self.outbox.changed(room=True, chat=True)
+        self.broken = False
+        self.driver.poke()
+        if self.state.seq > old and self.outbox.conns:
+            events = await asyncio.to_thread(self.repository.events, self.state.id, old,
+                                             self.state.seq)
+            self.outbox.deliver([(e.seq, e.kind, e.data) for e in events])
+
+    async def _ensure_fresh(self) -> None:
+        """Before acting on a replica a failed write left stale: rebuild it (or refuse)."""
+        if self.broken:
+            try:
+                await self.reload()
+            except Exception:
+                raise Refusal("storage", "storage_unreachable") from None
+
+    # -- the steps every command shares -------------------------------------------------------
+
+    async def _write(self, writing):
+        """Await a repository write: the one path a failed write takes. Nothing of it was
+        stored, and the replica (which the engine may have moved on already) is rebuilt."""
+        try:
+            return await writing
+        except Conflict:
+            logs.event("error", self.code, logging.WARNING, what="conflict",
+                       seq=self.state.seq + 1)
+            await self._rebuild_after_failure()
+            raise Refusal("conflict", "acted_first") from None
+        except StorageError as error:
+            logs.event("error", self.code, logging.ERROR, what="storage", error=str(error))
+            await self._rebuild_after_failure()
+            raise Refusal("storage", "storage_refused") from None
+
+    async def _rebuild_after_failure(self) -> None:
+        try:
+            await self.reload()
+        except Exception:  # the database is away: rebuilt before the next command
+            self.broken = True
+
+    async def _retrying(self, body):
+        """Run ``body`` (under the lock); if its write lost a race to another process, the
+        replica was caught up: check and run it once more on the fresh state."""
+        try:
+            return await body()
+        except Refusal as refusal:
+            if refusal.code != "conflict":
+                raise
+            return await body()
+
+    def told(self, events: list[tuple[int, str, dict]], ack: tuple | None = None) -> None:
+        """Stored events reach every connection here, and the driver plans again."""
+        self.last_used = time.monotonic()
+        self.outbox.deliver(events, ack)
+        self.driver.poke()
+
+    def _tell(self, events: list[tuple[int, str, dict]], client_id: str | None = None,
+              by: Connection | None = None) -> None:
+        """Events this process stored: tell the connections here (``by``'s with the ack of
+        ``client_id``), then the other processes. Actions and chat lines travel whole, to be
+        applied as they are; the rest (deals, seats, matches) needs rows read from the
+        database."""
+        self.told(events, (by, client_id) if by is not None else None)
+        shared = None
+        if all(kind in ("action", "chat") for _, kind, _ in events):
+            shared = [[seq, kind, data, client_id] for seq, kind, data in events]
+        self.broadcaster.published(self.code, self.state.seq, shared)
+
+    async def _change_seat(self, seat: int, **changes) -> None:
+        state = self.state
+        seq = state.seq + 1
+        new = replace(state.seats[seat], **changes)
+        data = new.event(seat)
+
+        def stored(_) -> None:
+            state.seat_changed(seq, seat, **changes)
+            self._tell([(seq, "seat", data)])
+
+        await self._write(self.repository.change_seat(state.id, seq, seat, changes, data,
+                                                      stored))
+        logs.event("seat_changed", self.code, seat=seat, seat_kind=new.kind, bot=new.bot,
+                   standin=new.standin)
+
+    async def _start_if_full(self) -> None:
+        """Once the seat just filled (and stored) was the last open one: the match starts. A
+        failure here is only logged: the driver tries again."""
+        if self.state.match is None and self.state.full:
+            try:
+                await self._begin_match()
+            except Refusal as refusal:
+                logs.event("error", self.code, logging.WARNING, what="match_start",
+                           code=refusal.code)
+                self.driver.poke()
+
+    async def _begin_match(self) -> None:
+        """A new match (the first, or a rematch) and its first deal: the one place a match
+        starts."""
+        state = self.state
+        number = state.match_number + 1
+        players = [(s.player_id, s.name if s.kind == "human" else bot_name(s.bot),
+                    s.bot if s.kind == "bot" else None) for s in state.seats]
+        seq = state.seq + 1
+
+        def stored(match_id: int) -> None:
+            state.match_started(seq, match_id, number)
+            self._tell([(seq, "match", {"match": match_id, "number": number})])
+
+        match_id = await self._write(self.repository.start_match(
+            state.id, seq, number, state.game, dict(state.options), players,
+            GAMES[state.game].score_width, stored))
+        logs.event("match_started", self.code, match=match_id, number=number,
+                   game=state.game, seq=seq)
+        try:
+            await self._deal()
+        except Refusal as refusal:  # the match is stored; the driver deals (or another did)
+            logs.event("error", self.code, logging.WARNING, what="deal", code=refusal.code)
+            self.driver.poke()
+
+    async def _deal(self) -> None:
+        state = self.state
+        match = state.match
+        dealt = match.start_deal()
+        deal = StoredDeal(len(match.deals) - 1, dealt.dealer, list(dealt.deck),
+                          list(dealt.kitty) if dealt.kitty is not None else None)
+        seq = state.seq + 1
+        data = {"match": state.match_id, "deal": deal.index, "dealer": deal.dealer}
+
+        def stored(_) -> None:
+            state.deal_started(seq, deal)
+            self.driver.progressed()
+            self._tell([(seq, "deal", data)])
+
+        await self._write(self.repository.store_deal(state.id, seq, data, deal, stored))
+        logs.event("deal_dealt", self.code, match=state.match_id, deal=deal.index,
+                   dealer=deal.dealer, seq=seq)

@@ -1,0 +1,266 @@
+"""The rooms' persistence, behind named methods: the only module that knows how a room is
+stored (its rows, its statements). Reads are synchronous (the rooms call them in a worker
+thread); writes go through :meth:`Store.write`, which group-commits them and runs each one's
+``on_commit`` at its commit, before anyone is told (docs/server.md)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Callable
+
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.orm import Session
+
+from .history import iso
+from .models import DealRow, MatchPlayer, MatchRow, Player, Room, RoomEvent, Seat, match_actions
+from .store import Store
+from .stored import (
+    DealEnd,
+    Snapshot,
+    StorageError,
+    StoredDeal,
+    StoredEvent,
+    StoredMatch,
+    StoredRoom,
+    StoredSeat,
+    Tail,
+)
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+#: Chat lines a snapshot brings back.
+CHAT_KEEP = 50
+
+_DEALS, _MATCHES = DealRow.__table__, MatchRow.__table__
+# The statements of the actions' hot path (and of new deals), made once: Store.write groups a
+# group commit's statements by identity, one executemany each. Events' rows are stamped with
+# the database's clock as they are stored: a time taken and formatted in Python for each row
+# had cost more than the rest of its parameters.
+_STORE_EVENT = RoomEvent.__table__.insert().values(created=func.now())
+_STORE_DEAL = _DEALS.insert().values(over=False, started=func.now())
+_END_DEAL = _DEALS.update().where(
+    _DEALS.c.match_id == bindparam("the_match"), _DEALS.c.index == bindparam("the_deal")
+).values(over=True, scores=bindparam("new_scores", type_=_DEALS.c.scores.type),
+         summary=bindparam("new_summary", type_=_DEALS.c.summary.type), ended=func.now())
+_SCORE_MATCH = _MATCHES.update().where(_MATCHES.c.id == bindparam("the_match")).values(
+    totals=bindparam("new_totals", type_=_MATCHES.c.totals.type),
+    winners=bindparam("new_winners", type_=_MATCHES.c.winners.type))
+_FINISH_MATCH = _SCORE_MATCH.values(status="finished", ended=func.now())
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+def player(session: Session, name: str) -> Player:
+    """The player of that name, made on first use."""
+    found = session.scalar(select(Player).where(Player.name == name))
+    if found is None:
+        found = Player(name=name)
+        session.add(found)
+        session.flush()
+    return found
+
+
+class RoomRepository:
+    def __init__(self, store: Store):
+        self.store = store
+
+    # -- writing ------------------------------------------------------------------------------
+
+    async def create_room(self, game: str, options: dict, seats: list[tuple[str, str | None]],
+                          turn_timer: float | None) -> str:
+        """A new room with ``seats`` ((kind, bot kind) each); its code."""
+        def work(session):
+            for _ in range(20):
+                code = new_code()
+                if session.scalar(select(Room.id).where(Room.code == code)) is None:
+                    break
+            row = Room(code=code, game=game, options=options, turn_timer=turn_timer)
+            session.add(row)
+            session.flush()
+            for i, (kind, bot) in enumerate(seats):
+                session.add(Seat(room_id=row.id, seat=i, kind=kind, bot=bot, standin=False))
+            return code
+
+        return await self.store.write(work)
+
+    async def store_action(self, room_id: int, seq: int, data: dict, client_id: str | None,
+                           ended: DealEnd | None, on_commit: Callable) -> None:
+        """Event ``seq``: an action (``data``), with its deal's end when it ends one."""
+        statements = []
+        if ended is not None:
+            statements = [
+                (_END_DEAL, {"the_match": ended.match_id, "the_deal": ended.deal,
+                             "new_scores": ended.scores, "new_summary": ended.summary}),
+                (_FINISH_MATCH if ended.finished else _SCORE_MATCH,
+                 {"the_match": ended.match_id, "new_totals": ended.totals,
+                  "new_winners": ended.winners})]
+        statements.append(_event(room_id, seq, "action", data, data["match"], client_id))
+        await self.store.write(None, statements, on_commit=on_commit)
+
+    async def store_deal(self, room_id: int, seq: int, data: dict, deal: StoredDeal,
+                         on_commit: Callable) -> None:
+        """Event ``seq``: a new deal of match ``data["match"]``, with its pack. Statements only,
+        as an action's: the deals that begin together (at many tables, a second after their
+        last tricks) share a group commit; with a transaction each, 1,000 of them in the same
+        second had made actions up to a second late."""
+        await self.store.write(None, [
+            (_STORE_DEAL, {"match_id": data["match"], "index": deal.index,
+                           "dealer": deal.dealer, "deck": deal.deck, "kitty": deal.kitty}),
+            _event(room_id, seq, "deal", data)], on_commit=on_commit)
+
+    async def store_chat(self, room_id: int, seq: int, data: dict,
+                         on_commit: Callable) -> None:
+        await self.store.write(None, [_event(room_id, seq, "chat", data)], on_commit=on_commit)
+
+    async def start_match(self, room_id: int, seq: int, number: int, game: str, options: dict,
+                          players: list[tuple[int | None, str, str | None]], width: int,
+                          on_commit: Callable[[int], None]) -> int:
+        """Event ``seq``: match ``number`` of the room starts with ``players`` ((player id,
+        name, bot kind) by seat). ``on_commit(match id)``; returns the match id."""
+        def work(session):
+            row = MatchRow(room_id=room_id, number=number, game=game, options=options,
+                           status="running", totals=[0] * width, winners=[])
+            session.add(row)
+            session.flush()
+            for seat, (player_id, name, bot) in enumerate(players):
+                session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=player_id,
+                                        name=name, bot=bot))
+            session.add(RoomEvent(room_id=room_id, seq=seq, kind="match",
+                                  data={"match": row.id, "number": number}))
+            return row.id
+
+        return await self.store.write(work, on_commit=on_commit)
+
+    async def take_seat(self, room_id: int, seq: int, seat: int, name: str, hashed: str,
+                        data: dict, on_commit: Callable[[int], None]) -> int:
+        """Event ``seq``: a person called ``name`` takes ``seat`` (its token's hash stored).
+        ``on_commit(player id)``; returns the player id."""
+        def work(session):
+            person = player(session, name)
+            row = session.scalar(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
+            row.kind, row.name, row.player_id, row.token_hash = "human", name, person.id, hashed
+            session.add(RoomEvent(room_id=room_id, seq=seq, kind="seat", data=data))
+            return person.id
+
+        return await self.store.write(work, on_commit=on_commit)
+
+    async def change_seat(self, room_id: int, seq: int, seat: int, changes: dict, data: dict,
+                          on_commit: Callable) -> None:
+        """Event ``seq``: ``seat``'s columns change (a bot takes it, a stand-in comes or goes)."""
+        def work(session):
+            row = session.scalar(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
+            for key, value in changes.items():
+                setattr(row, key, value)
+            session.add(RoomEvent(room_id=room_id, seq=seq, kind="seat", data=data))
+
+        await self.store.write(work, on_commit=on_commit)
+
+    # -- reading (synchronous: from a worker thread) -----------------------------------------
+
+    def load(self, code: str) -> Snapshot | None:
+        """The room as stored. Every write stores a room event, so the snapshot is consistent
+        when the last event number is the same before and after the reads (else read again)."""
+        for _ in range(20):
+            snap = self._load(code)
+            if snap is None:
+                return None
+            with self.store.sessions() as session:
+                if _last_seq(session, snap.room.id) == snap.seq:
+                    return snap
+        raise StorageError(f"room {code} changes too fast to be read")
+
+    def _load(self, code: str) -> Snapshot | None:
+        with self.store.sessions() as session:
+            room = session.scalar(select(Room).where(Room.code == code))
+            if room is None:
+                return None
+            seats = session.scalars(select(Seat).where(Seat.room_id == room.id)
+                                    .order_by(Seat.seat))
+            snap = Snapshot(room=StoredRoom(room.id, room.code, room.game, dict(room.options),
+                                            room.turn_timer, iso(room.created)),
+                            seats=[_seat(row) for row in seats], seq=_last_seq(session, room.id))
+            match = session.scalar(select(MatchRow).where(MatchRow.room_id == room.id)
+                                   .order_by(MatchRow.number.desc()).limit(1))
+            if match is not None:
+                snap.match = StoredMatch(match.id, match.number, dict(match.options))
+                snap.deals = [_deal(row) for row in session.scalars(
+                    select(DealRow).where(DealRow.match_id == match.id).order_by(DealRow.index))]
+                snap.actions = [_event_of(row) for row in session.scalars(match_actions(match))]
+                snap.match_event_seq = session.scalar(
+                    select(func.max(RoomEvent.seq)).where(RoomEvent.room_id == room.id,
+                                                          RoomEvent.kind == "match")) or 0
+            chat = session.scalars(
+                select(RoomEvent).where(RoomEvent.room_id == room.id, RoomEvent.kind == "chat")
+                .order_by(RoomEvent.seq.desc()).limit(CHAT_KEEP))
+            snap.chat = [_event_of(row) for row in reversed(list(chat))]
+            return snap
+
+    def tail(self, room_id: int, after: int) -> Tail:
+        """What a room stored after event ``after``: the events, and the rows they need to be
+        applied one by one. Each event is stored in the same transaction as its rows, so rows
+        read after the events are there."""
+        with self.store.sessions() as session:
+            tail = Tail(events=[_event_of(row) for row in session.scalars(
+                select(RoomEvent).where(RoomEvent.room_id == room_id, RoomEvent.seq > after)
+                .order_by(RoomEvent.seq))])
+            deals = {(e.data.get("match"), e.data.get("deal"))
+                     for e in tail.events if e.kind == "deal"}
+            for match_id in {m for m, _ in deals}:
+                indexes = [d for m, d in deals if m == match_id]
+                for row in session.scalars(select(DealRow).where(
+                        DealRow.match_id == match_id, DealRow.index.in_(indexes))):
+                    tail.deals[(row.match_id, row.index)] = _deal(row)
+            if any(e.kind == "seat" for e in tail.events):
+                tail.seats = [_seat(row) for row in session.scalars(
+                    select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat))]
+            return tail
+
+    def events(self, room_id: int, after: int, upto: int) -> list[StoredEvent]:
+        """The room's events numbered ``after`` + 1 to ``upto``."""
+        with self.store.sessions() as session:
+            return [_event_of(row) for row in session.scalars(
+                select(RoomEvent).where(RoomEvent.room_id == room_id, RoomEvent.seq > after,
+                                        RoomEvent.seq <= upto).order_by(RoomEvent.seq))]
+
+    def client_action(self, room_id: int, match_id: int, seat: int,
+                      client_id: str) -> dict | None:
+        """The action ``seat`` stored in the match under ``client_id`` (a retry's ack)."""
+        with self.store.sessions() as session:
+            for data in session.scalars(select(RoomEvent.data).where(
+                    RoomEvent.room_id == room_id, RoomEvent.match_id == match_id,
+                    RoomEvent.client_id == client_id)):
+                if data["seat"] == seat:
+                    return data["action"]
+            return None
+
+    def open_room_codes(self, limit: int, open_only: bool) -> list[str]:
+        """The newest rooms' codes (``open_only``: those with a free seat)."""
+        with self.store.sessions() as session:
+            query = select(Room.code).order_by(Room.created.desc()).limit(limit)
+            if open_only:
+                query = query.where(Room.id.in_(select(Seat.room_id).where(Seat.kind == "open")))
+            return list(session.scalars(query))
+
+
+def _event(room_id: int, seq: int, kind: str, data: dict, match_id: int | None = None,
+           client_id: str | None = None) -> tuple:
+    return (_STORE_EVENT, {"room_id": room_id, "seq": seq, "kind": kind, "data": data,
+                           "match_id": match_id, "client_id": client_id})
+
+
+def _last_seq(session: Session, room_id: int) -> int:
+    return session.scalar(select(func.max(RoomEvent.seq)).where(RoomEvent.room_id == room_id)) or 0
+
+
+def _seat(row: Seat) -> StoredSeat:
+    return StoredSeat(row.kind, row.bot, row.standin, row.name, row.player_id, row.token_hash)
+
+
+def _deal(row: DealRow) -> StoredDeal:
+    return StoredDeal(row.index, row.dealer, list(row.deck),
+                      list(row.kitty) if row.kitty is not None else None)
+
+
+def _event_of(row: RoomEvent) -> StoredEvent:
+    return StoredEvent(row.seq, row.kind, row.data, row.client_id)

@@ -1,0 +1,181 @@
+"""The REST side: rooms, joining, history, records and statistics (OpenAPI at /docs). A refusal
+is :class:`~app.protocol.Refusal`'s body with its HTTP status."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timezone
+from typing import Literal
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from engine import GAMES, BadOptions
+from engine.bots import BOT_KINDS
+
+from ..protocol import MatchDetail, MatchSummary, Refusal, RoomInfo
+from ..storage import history
+from .deps import Registry, SettingsDep, StoreDep
+
+router = APIRouter(prefix="/api")
+
+
+class CreateRoom(BaseModel):
+    game: Literal["marjolet", "black_maria", "big_mariage"]
+    options: dict = Field(default_factory=dict, description="the game's options (GET /api/games)")
+    seats: list[str] | None = Field(
+        None, description='one per seat: "open", "bot:rules" or "bot:random" '
+                          '(default: every seat open)')
+    turn_timer: float | None = Field(None, ge=1, le=600,
+                                     description="seconds per turn for people; null: off")
+
+
+class Join(BaseModel):
+    name: str = Field(min_length=1, max_length=32)
+    seat: int | None = None
+
+
+class Created(BaseModel):
+    code: str
+    invite: str
+    room: RoomInfo
+
+
+class Joined(BaseModel):
+    seat: int
+    token: str
+    room: RoomInfo
+
+
+class Rooms(BaseModel):
+    rooms: list[RoomInfo]
+
+
+class Matches(BaseModel):
+    matches: list[MatchSummary]
+
+
+def parse_seat(spec: str) -> tuple[str, str | None]:
+    spec = spec.strip().lower()
+    if spec == "open":
+        return "open", None
+    kind = spec.split(":", 1)[1] if spec.startswith("bot:") else spec
+    if kind not in BOT_KINDS:
+        raise Refusal("bad_field", "seat_spec", spec=spec[:40])
+    return "bot", kind
+
+
+async def in_session(store, work):
+    """``work(session)`` in a worker thread."""
+    def run():
+        with store.sessions() as session:
+            return work(session)
+
+    return await asyncio.to_thread(run)
+
+
+@router.get("/games")
+def games():
+    return {"games": [
+        {"name": g.name, "title": g.title, "seats": g.seats, "teams": g.teams,
+         "options": {k: {"default": o.default, "meaning": o.meaning} for k, o in g.options.items()}}
+        for g in GAMES.values()
+    ]}
+
+
+@router.post("/rooms", status_code=201, response_model=Created)
+async def create_room(body: CreateRoom, rooms: Registry, settings: SettingsDep):
+    game = GAMES[body.game]
+    specs = body.seats if body.seats is not None else ["open"] * game.seats
+    if len(specs) != game.seats:
+        raise Refusal("bad_field", "seat_count", game=game.title, count=game.seats)
+    seats = [parse_seat(s) for s in specs]
+    timer = body.turn_timer if body.turn_timer is not None else settings.turn_timer
+    try:
+        room = await rooms.create(body.game, body.options, seats, timer)
+    except BadOptions as error:
+        raise Refusal.of_engine(error) from None
+    return {"code": room.code, "invite": f"/r/{room.code}", "room": room.describe()}
+
+
+@router.get("/rooms", response_model=Rooms)
+async def list_rooms(rooms: Registry, open: bool = True, limit: int = Query(50, le=200)):
+    codes = await asyncio.to_thread(rooms.repository.open_room_codes, limit, open)
+    found = [await rooms.get(code) for code in codes]
+    return {"rooms": [room.describe() for room in found if room is not None]}
+
+
+async def room_or_404(rooms, code: str):
+    room = await rooms.get(code)
+    if room is None:
+        raise Refusal("no_room", "no_room", code=code[:20])
+    return room
+
+
+@router.get("/rooms/{code}", response_model=RoomInfo)
+async def room_info(code: str, rooms: Registry):
+    return (await room_or_404(rooms, code)).describe()
+
+
+@router.post("/rooms/{code}/join", response_model=Joined)
+async def join(code: str, body: Join, rooms: Registry):
+    room = await room_or_404(rooms, code)
+    name = body.name.strip()
+    if not name:
+        raise Refusal("bad_field", "need_name")
+    seat, token = await room.join(name, body.seat)
+    return {"seat": seat, "token": token, "room": room.describe()}
+
+
+@router.get("/matches", response_model=Matches)
+async def matches(store: StoreDep, player: str | None = None, game: str | None = None,
+                  status: Literal["running", "finished"] | None = None,
+                  since: datetime | None = None, until: datetime | None = None,
+                  limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)):
+    def utc(value: datetime | None) -> datetime | None:  # naive dates are taken as UTC
+        if value is None or value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc) if value else None
+        return value.astimezone(timezone.utc)
+
+    since, until = utc(since), utc(until)
+    return {"matches": await in_session(store, lambda s: history.list_matches(
+        s, player, game, status, since, until, limit, offset))}
+
+
+@router.get("/matches/{match_id}", response_model=MatchDetail)
+async def match(match_id: int, store: StoreDep):
+    detail = await in_session(store, lambda s: history.match_detail(s, match_id))
+    if detail is None:
+        raise Refusal("no_match", "no_match", id=match_id)
+    return detail
+
+
+async def finished_record(store, match_id: int) -> dict:
+    """The record of a finished match: ``no_match``, or ``running`` while it runs (its packs
+    are secret)."""
+    record = await in_session(store, lambda s: history.finished_record(s, match_id))
+    if record is None:
+        raise Refusal("no_match", "no_match", id=match_id)
+    if record is history.RUNNING:
+        raise Refusal("running", "running")
+    return record
+
+
+@router.get("/matches/{match_id}/record")
+async def match_record(match_id: int, store: StoreDep):
+    return JSONResponse(await finished_record(store, match_id), headers={
+        "Content-Disposition": f'attachment; filename="cardroom-match-{match_id}.json"'})
+
+
+@router.get("/players")
+async def players(store: StoreDep):
+    return {"players": await in_session(store, history.all_stats)}
+
+
+@router.get("/players/{name}")
+async def player(name: str, store: StoreDep):
+    stats = await in_session(store, lambda s: history.player_stats(s, name))
+    if stats is None:
+        raise Refusal("no_player", "no_player", name=name[:40])
+    return stats

@@ -1,0 +1,143 @@
+"""The WebSocket endpoint ``/ws/{code}``: frames in, parsed by the protocol, handed to the room's
+commands; every refusal goes back to the sender alone (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from .. import protocol
+from ..protocol import Act, Chat, Hello, Ping, Refusal, Rematch, Standin
+from ..rooms import Connection, Room
+from .deps import Registry, SettingsDep
+
+log = logging.getLogger("cardroom.ws")
+router = APIRouter()
+_NOT_JSON = object()
+
+
+class Bucket:
+    """Token bucket: ``rate`` messages per second, bursts of twice that."""
+
+    def __init__(self, rate: float):
+        self.rate, self.capacity = rate, max(2 * rate, 1)
+        self.tokens, self.when = self.capacity, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.when) * self.rate)
+        self.when = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def frame_text(message: dict, max_message: int) -> str:
+    """A received frame's text; Refusal if it is too large or not UTF-8."""
+    text = message.get("text")
+    if text is None:
+        raw = message.get("bytes") or b""
+        if len(raw) > max_message:
+            raise Refusal("too_large", "too_large", count=max_message)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refusal("bad_json", "not_text") from None
+    if len(text.encode("utf-8")) > max_message:
+        raise Refusal("too_large", "too_large", count=max_message)
+    return text
+
+
+def json_object(text: str, allowed: bool) -> dict:
+    """The frame as the JSON object it must be; Refusal if it is not one (past the rate
+    limit: ``rate_limited``)."""
+    try:
+        data = orjson.loads(text)
+    except ValueError:
+        data = _NOT_JSON
+    if not isinstance(data, dict):
+        if not allowed:
+            raise Refusal("rate_limited", "rate_limited")
+        raise Refusal("bad_json", "not_json" if data is _NOT_JSON else "not_object")
+    return data
+
+
+@router.websocket("/ws/{code}")
+async def table(websocket: WebSocket, code: str, rooms: Registry, settings: SettingsDep):
+    await websocket.accept()
+    room = await rooms.get(code)
+    if room is None:
+        refusal = Refusal("no_room", "no_room", code=code[:20])
+        await websocket.send_text(orjson.dumps(protocol.error(refusal)).decode())
+        await websocket.close(code=4404)
+        return
+    conn = Connection(websocket.send_text)
+    bucket = Bucket(settings.rate)
+    greeted = False
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            id_ = None
+            try:
+                text = frame_text(message, settings.max_message)
+                allowed = bucket.take()
+                data = json_object(text, allowed)
+                id_ = data.get("id") if isinstance(data.get("id"), (str, int)) else None
+                if not allowed:
+                    raise Refusal("rate_limited", "rate_limited")
+                parsed = protocol.parse(data)
+                if isinstance(parsed, Ping):
+                    conn.send(protocol.PONG)
+                elif isinstance(parsed, Hello):
+                    if greeted:
+                        raise Refusal("bad_field", "hello_twice")
+                    room = await greet(rooms, room, code, conn, parsed)
+                    if room is None:
+                        await websocket.close(code=4404)
+                        return
+                    greeted = True
+                elif not greeted:
+                    raise Refusal("hello_first", "hello_first")
+                else:
+                    await handle(room, conn, parsed)
+            except Refusal as refusal:
+                conn.send(protocol.error(refusal, id_))
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("room %s: connection failed", code)
+    finally:
+        if room is not None:
+            room.detach(conn)
+        await conn.drained(timeout=1)
+
+
+async def greet(rooms, room: Room, code: str, conn: Connection, hello: Hello) -> Room | None:
+    """Seat the connection (the room is loaded again if it was evicted meanwhile)."""
+    while not await room.attach(conn, hello.token, hello.since):
+        room = await rooms.get(code)
+        if room is None:
+            return None
+    return room
+
+
+async def handle(room: Room, conn: Connection, message) -> None:
+    """One parsed message of a greeted connection, as the room's command it asks for."""
+    if isinstance(message, Act):
+        if conn.seat is None:
+            raise Refusal("not_seated", "spectators_act")
+        result = await room.act(conn.seat, message.action, message.id, by=conn)
+        if result.get("duplicate"):  # applied before: no event, so the ack comes alone
+            conn.send(protocol.duplicate(message.id, result["seq"], result["action"]))
+    elif isinstance(message, Chat):
+        await room.say(conn.seat, message.text)
+    elif isinstance(message, Standin):
+        await room.standin(conn.seat, message.seat, message.bot)
+    elif isinstance(message, Rematch):
+        await room.rematch(conn.seat)

@@ -1,0 +1,111 @@
+"""The wire protocol's own rules (app/protocol.py): what a client may send, what a refusal
+carries, and that every reason a person can be refused for reads in Russian and English."""
+
+from __future__ import annotations
+
+import json
+import string
+
+import pytest
+
+from app import protocol
+from app.protocol import Act, Chat, Hello, Refusal, Standin
+from app.web.i18n import LANGUAGES, strings
+from engine import new_match
+from engine.errors import REASONS as ENGINE_REASONS
+
+
+def placeholders(template: str) -> set[str]:
+    return {field.split("!")[0] for _, field, _, _ in string.Formatter().parse(template)
+            if field}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_reason_reads_in_each_language_with_its_params(lang):
+    """The pages say a refusal with ``reason.<id>`` from the catalogue: each of the engine's
+    and the server's reasons has its text, naming exactly the reason's params."""
+    catalogue = strings(lang)
+    reasons = {**ENGINE_REASONS, **protocol.REASONS}
+    assert len(reasons) == len(ENGINE_REASONS) + len(protocol.REASONS)  # no id in both
+    for reason, english in reasons.items():
+        text = catalogue.get("reason." + reason)
+        assert text, f"{lang}: no text for reason {reason!r}"
+        assert placeholders(text) == placeholders(english), (lang, reason, text)
+
+
+def test_messages_parse_into_their_types_and_keep_leniency_where_the_protocol_has_it():
+    assert protocol.parse({"type": "hello", "token": "t", "since": 4}) == \
+        Hello(type="hello", token="t", since=4)
+    # a since that is no event number asks for no missed events; a token that is no string
+    # is no seat's (the hello goes on as a spectator's)
+    assert protocol.parse({"type": "hello", "since": "4", "token": 5}) == \
+        Hello(type="hello", token="", since=None)
+    assert protocol.parse({"type": "hello", "since": True}).since is None
+    act = protocol.parse({"type": "action", "id": "a1", "action": {"type": "play"}})
+    assert act == Act(type="action", id="a1", action={"type": "play"})
+    assert protocol.parse({"type": "chat", "text": "hi"}) == Chat(type="chat", text="hi")
+    assert protocol.parse({"type": "standin", "seat": 2}) == \
+        Standin(type="standin", seat=2, bot=None)
+
+
+@pytest.mark.parametrize("message, code, reason", [
+    ({"type": "dance"}, "unknown_type", "unknown_type"),
+    ({"type": ["action"]}, "unknown_type", "unknown_type"),
+    ({}, "unknown_type", "unknown_type"),
+    ({"type": "action", "id": "a"}, "bad_field", "no_action"),
+    ({"type": "action", "id": 7, "action": {}}, "bad_field", "bad_id"),
+    ({"type": "action", "id": "x" * 65, "action": {}}, "bad_field", "bad_id"),
+    ({"type": "chat", "text": ["hi"]}, "bad_field", "chat_not_text"),
+    ({"type": "standin", "seat": "1"}, "bad_field", "no_such_seat"),
+    ({"type": "standin", "seat": True}, "bad_field", "no_such_seat"),
+    ({"type": "standin", "seat": 1, "bot": 3}, "bad_field", "bad_field"),
+])
+def test_a_message_that_is_not_what_its_type_says_is_refused_with_a_reason(message, code,
+                                                                           reason):
+    with pytest.raises(Refusal) as refused:
+        protocol.parse(message)
+    assert (refused.value.code, refused.value.reason) == (code, reason)
+    assert refused.value.message == protocol.REASONS[reason].format(**refused.value.params)
+
+
+def test_an_engine_refusal_keeps_its_reason_and_params_under_its_protocol_code():
+    match = new_match("black_maria", {"target": 1})
+    match.start_deal(list(match.game.pack.cards), dealer=0)
+    refusals = {}
+    for action in ({"type": "fly"}, {"type": "play", "card": "AS"}):
+        try:
+            match.apply(1, action)
+        except Exception as error:  # noqa: BLE001 - the engine's typed refusal
+            refusals[action["type"]] = Refusal.of_engine(error)
+    try:
+        match.apply(1, {"type": "pass", "cards": ["AS", "KS"]})
+    except Exception as error:  # noqa: BLE001
+        refusals["pass"] = Refusal.of_engine(error)
+    assert refusals["fly"].code == "malformed" and refusals["fly"].reason == "unknown_action"
+    assert refusals["play"].code == "illegal" and refusals["play"].reason == "pass_first"
+    assert (refusals["pass"].reason, refusals["pass"].params) == ("pass_exactly", {"count": 3})
+    frame = protocol.error(refusals["pass"], "id-1")
+    assert frame == {"type": "error", "code": "illegal", "reason": "pass_exactly",
+                     "params": {"count": 3}, "message": "you must pass exactly 3 cards",
+                     "id": "id-1"}
+    json.dumps(frame)  # JSON-ready as it is
+
+
+def test_refusals_map_to_http_statuses():
+    assert Refusal("no_room", "no_room", code="X").http_status == 404
+    assert Refusal("not_available", "seat_taken", seat=0).http_status == 409
+    assert Refusal("storage", "storage_refused").http_status == 503
+    body = Refusal("not_available", "seat_taken", seat=0).body()
+    assert body == {"detail": "seat 0 is taken", "code": "not_available",
+                    "reason": "seat_taken", "params": {"seat": 0}}
+
+
+def test_the_protocol_document_names_every_error_code_and_message_type():
+    """docs/protocol.md is written from this module: nothing here goes undocumented."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    for code in protocol.HTTP_STATUS:
+        assert f"`{code}`" in doc, code
+    for kind in protocol.TYPES | {"welcome", "event", "ack", "error", "presence", "pong"}:
+        assert f"| `{kind}` |" in doc, kind

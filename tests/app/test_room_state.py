@@ -1,0 +1,145 @@
+"""The pure room state (app/rooms/state.py): built from a snapshot, moved on by stored events,
+without a database, sockets or an event loop."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.rooms.state import CHAT_KEEP, RoomState, SeatState, token_hash
+from app.storage.stored import (
+    Snapshot,
+    StoredDeal,
+    StoredEvent,
+    StoredMatch,
+    StoredRoom,
+    StoredSeat,
+    Tail,
+)
+from engine import EVERYONE, new_match
+from engine.bots.random_bot import random_bot
+
+PEOPLE = [StoredSeat("human", name="anna", player_id=1, token_hash=token_hash("t0")),
+          StoredSeat("human", name="boris", player_id=2, token_hash=token_hash("t1")),
+          StoredSeat("bot", bot="rules")]
+
+
+def played(actions: int, seed: int = 1):
+    """A Black Maria match (target 1) dealt from a known pack, ``actions`` random actions in:
+    the match, its deal as stored, and its actions as stored events from event 3 on (1 was the
+    match, 2 the deal), with client ids for seat 0's."""
+    rng = random.Random(seed)
+    match = new_match("black_maria", {"target": 1})
+    deal = match.start_deal(rng=rng)
+    stored = StoredDeal(0, deal.dealer, list(deal.deck), None)
+    events = []
+    for n in range(actions):
+        seat = match.to_act()[0]
+        action = match.apply(seat, random_bot(match.view(seat), match.moves(seat), rng))
+        events.append(StoredEvent(3 + n, "action", {
+            "match": 7, "deal": 0, "seat": seat, "action": action, "deal_over": deal.over,
+            "match_over": match.finished, "n": n}, f"c{n}" if seat == 0 else None))
+    return match, stored, events
+
+
+def snapshot(actions: list[StoredEvent], deal: StoredDeal | None, chat=()) -> Snapshot:
+    seq = max([2] + [e.seq for e in actions] + [e.seq for e in chat])
+    return Snapshot(room=StoredRoom(5, "ABCDEF", "black_maria", {"target": 1}, None,
+                                    "2026-12-01T00:00:00+00:00"),
+                    seats=list(PEOPLE), match=StoredMatch(7, 1, {"target": 1}),
+                    deals=[deal] if deal else [], actions=actions, seq=seq,
+                    match_event_seq=1, chat=list(chat))
+
+
+def test_a_snapshot_rebuilds_the_match_and_the_ids_of_its_actions():
+    match, deal, events = played(20)
+    state = RoomState(snapshot(events, deal))
+    assert state.match.view(EVERYONE) == match.view(EVERYONE)
+    assert state.seq == 22 and state.action_count == 20 and state.status == "playing"
+    assert state.client_ids[0] == {e.client_id: e.seq for e in events if e.client_id}
+    assert state.client_ids[1] == {} == state.client_ids[2]
+    assert [s.name for s in state.seats] == ["anna", "boris", None]
+
+
+def test_a_match_without_its_first_deal_yet_is_an_empty_match():
+    state = RoomState(snapshot([], None))
+    assert state.match is not None and state.match.deals == [] and state.action_count == 0
+
+
+def test_stored_events_that_follow_on_move_the_state_as_the_engine_plays():
+    match, deal, events = played(12)
+    state = RoomState(snapshot(events[:5], deal))
+    chat = StoredEvent(15, "chat", {"seat": 1, "name": "boris", "text": "hi", "time": "t"})
+    assert state.apply_tail(Tail(events=events[5:] + [chat]))
+    assert state.match.view(EVERYONE) == match.view(EVERYONE)
+    assert state.seq == 15 and state.action_count == 12
+    assert state.chat == [{"seq": 15, **chat.data}]
+    assert state.client_ids[0] == {e.client_id: e.seq for e in events if e.client_id}
+
+
+@pytest.mark.parametrize("broken", ["gap", "renumbered", "illegal", "other match"])
+def test_an_event_that_does_not_follow_on_is_refused(broken):
+    _, deal, events = played(6)
+    state = RoomState(snapshot(events[:3], deal))
+    nxt = events[3]
+    if broken == "gap":
+        nxt = events[4]
+    elif broken == "renumbered":
+        nxt = StoredEvent(nxt.seq, nxt.kind, {**nxt.data, "n": 7})
+    elif broken == "illegal":  # seat 0 passes the same cards again
+        nxt = StoredEvent(nxt.seq, "action", {**events[0].data, "n": 3})
+    else:
+        nxt = StoredEvent(nxt.seq, nxt.kind, {**nxt.data, "match": 8})
+    assert not state.apply_tail(Tail(events=[nxt]))
+
+
+def test_a_new_match_a_new_deal_and_a_seat_from_another_process():
+    played_match, deal, _ = played(0)
+    state = RoomState(Snapshot(room=StoredRoom(5, "ABCDEF", "black_maria", {"target": 1}, None,
+                                               "t"), seats=list(PEOPLE), seq=4))
+    assert state.match is None and state.status == "waiting"
+    boris_left = [PEOPLE[0], StoredSeat("human", "rules", True, "boris", 2,
+                                        PEOPLE[1].token_hash), PEOPLE[2]]
+    tail = Tail(events=[StoredEvent(5, "match", {"match": 7, "number": 1}),
+                        StoredEvent(6, "deal", {"match": 7, "deal": 0, "dealer": deal.dealer}),
+                        StoredEvent(7, "seat", {"seat": 1})],
+                deals={(7, 0): deal}, seats=boris_left)
+    assert state.apply_tail(tail)
+    assert state.match_id == 7 and state.match_event_seq == 5 and state.seq == 7
+    assert state.match.current.view(EVERYONE) == played_match.current.view(EVERYONE)
+    assert state.seats[1].standin and state.seats[1].played_by_bot
+    # a deal event whose pack was not read, or of a deal already dealt, does not fit
+    assert not state.apply_tail(Tail(events=[StoredEvent(8, "deal", {"match": 7, "deal": 1,
+                                                                       "dealer": 1})]))
+
+
+def test_what_a_seat_sees_of_an_action_and_of_the_room():
+    _, deal, events = played(3)
+    state = RoomState(snapshot(events, deal))
+    first = events[0].data
+    own = state.event_view("action", first, first["seat"])
+    other = state.event_view("action", first, (first["seat"] + 1) % 3)
+    assert own["action"] == first["action"] and "cards" in own["action"]
+    assert other["action"] == {"type": "pass"}  # a Black Maria pass is its author's alone
+    stale = state.event_view("action", {**first, "match": 6}, first["seat"])
+    assert stale["action"] == {"type": "pass"}  # another match's: nothing that may be hidden
+    room = state.describe({0}, {"turn_left": None, "turn_seat": None})
+    assert [s["connected"] for s in room["seats"]] == [True, False, True]  # a bot always is
+    assert room["seats"][2]["name"] == "rules bot" and room["match"] == {"id": 7, "number": 1}
+    assert state.seat_of_token("t1") == 1 and state.seat_of_token("t9") is None
+
+
+def test_the_chat_keeps_its_last_lines():
+    state = RoomState(snapshot([], None))
+    for seq in range(3, 3 + CHAT_KEEP + 5):
+        state.chat_said(seq, {"seat": 0, "text": str(seq)})
+    assert len(state.chat) == CHAT_KEEP and state.chat[-1]["seq"] == state.seq
+
+
+def test_a_seat_event_names_the_bot_and_the_stand_in():
+    assert SeatState("bot", bot="random").event(2) == {
+        "seat": 2, "name": "random bot", "seat_kind": "bot", "bot": "random", "standin": False}
+    away = SeatState("human", bot="rules", standin=True, name="boris")
+    assert away.event(1)["bot"] == "rules" and away.event(1)["name"] == "boris"
+    assert SeatState("human", bot="rules", name="boris").event(1)["bot"] is None
