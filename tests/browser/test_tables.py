@@ -59,7 +59,8 @@ def act(page, locator) -> bool:
                            || !document.getElementById('toast').hidden""", arg=before, timeout=10000)
     except PlaywrightError:
         healthy(page)
-        raise AssertionError(f"no answer to {what} in 10 s: {state(page)['match'].get('moves')}")
+        raise AssertionError(
+            f"no answer to {what} in 10 s: {state(page)['match'].get('moves')}") from None
     healthy(page)
     toast = page.locator("#toast:not([hidden])")
     assert page.evaluate("window.cardroomTable.seq") != before or not toast.count(), \
