@@ -1,13 +1,16 @@
 // The match page: per-deal table (score sheet) and the replay viewer (all hands open).
-import { t, el, cardsText, cardText, SUIT_SYMBOL } from "./common.js";
+import { t, el, cardsText, cardText } from "./common.js";
 import { renderSheet } from "./sheet.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 
 const match = window.CARDROOM_MATCH;
 const names = match.players.map((p) => p.name);
+// The match detail says whether scores are per team, not who partners whom: partners sit
+// opposite each other, as the table's SEAT.team says.
+const teams = match.teams ? [[0, 2], [1, 3]] : null;
 const $ = (id) => document.getElementById(id);
 
-renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, winners: match.winners || [], finished: match.status === "finished", caption: false });
+renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [], finished: match.status === "finished", caption: false });
 
 function describe(seat, action) {
   const who = names[seat];
@@ -44,7 +47,7 @@ async function startReplay() {
     i = Math.max(0, Math.min(frames.length - 1, k));
     slider.value = String(i);
     const f = frames[i];
-    const m = { game: data.game, nSeats: data.seats, me: 0, names, seatInfo: [], deal: f.deal_view, toAct: f.to_act, replay: true };
+    const m = { game: data.game, nSeats: data.seats, teams, me: 0, names, seatInfo: [], deal: f.deal_view, toAct: f.to_act, replay: true };
     renderSeats(felt, m);
     renderInfo(felt.querySelector(".info"), m);
     const d = f.deal_view;

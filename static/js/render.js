@@ -1,15 +1,21 @@
 // Draws the felt: seats around the table, the centre (trumps, contract, stock), the trick.
-// Used by the live table and by the replay viewer. Everything comes from the engine's view.
-import { t, el, cardEl, cardsText, cardText, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
+// Used by the live table and by the replay viewer. Everything comes from the engine's view and
+// the server's facts, in a model `m` = {game, nSeats, teams ([[0, 2], [1, 3]] or null), me,
+// names, seatInfo (SEATs; none in a replay), deal, toAct, replay}.
+import { t, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
 
 const bidText = (b) => (b === "pass" ? t("bm.pass") : String(b));
+
+/** A team's letter: team 0 is A, team 1 is B (SEAT.team). */
+export const teamLetter = (team) => "AB"[team];
 
 function seatBadges(m, s) {
   const info = (m.seatInfo || [])[s] || {};
   const d = m.deal;
   const badges = [];
   if (d && d.dealer === s) badges.push(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")));
-  if (m.game === "big_mariage") badges.push(el("span", { class: "badge team team" + (s % 2), title: t("seat.team", { n: s % 2 === 0 ? "A" : "B" }) }, s % 2 === 0 ? "A" : "B"));
+  const team = m.teams ? m.teams.findIndex((members) => members.includes(s)) : -1;
+  if (team >= 0) badges.push(el("span", { class: "badge team team" + team, title: t("seat.team", { n: teamLetter(team) }) }, teamLetter(team)));
   if (info.standin) badges.push(el("span", { class: "badge standin", title: t("seat.standin"), "data-testid": "standin-badge-" + s }, t("seat.standin_short")));
   else if (info.kind === "bot") badges.push(el("span", { class: "badge bot", title: t("seat.bot") }, t("seat.bot_short")));
   if (!m.replay && info.kind === "human") badges.push(el("span", { class: "dot " + (info.connected ? "on" : "off"), title: info.connected ? t("seat.connected") : t("seat.disconnected"), "data-testid": "presence-" + s }));
@@ -30,7 +36,7 @@ function seatExtras(m, s) {
     if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), " ", marriages.map((x) => el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") }, `${rankLabel("K")}${SUIT_SYMBOL[x.suit]}${rankLabel("Q")} ${x.points} `))));
   }
   if (d.tricks_won) out.push(el("span", { class: "note tricks" }, t("seat.tricks", { n: d.tricks_won[s] })));
-  if (m.game !== "big_mariage" && d.scores) out.push(el("span", { class: "note pts" }, t(m.game === "black_maria" ? "seat.penalty" : "seat.points", { n: d.scores[s] })));
+  if (!m.teams && d.scores) out.push(el("span", { class: "note pts" }, t(m.game === "black_maria" ? "seat.penalty" : "seat.points", { n: d.scores[s] })));
   return out;
 }
 

@@ -1,8 +1,10 @@
 // The score sheet: every deal of a match with its details and the running totals.
-import { t, el, cardsText, cardText, SUIT_SYMBOL, combinationName } from "./common.js";
+import { t, el, cardsText, SUIT_SYMBOL, combinationName } from "./common.js";
 
-export function columnLabels(game, names) {
-  if (game === "big_mariage") return [t("team_of", { a: names[0], b: names[2] }), t("team_of", { a: names[1], b: names[3] })];
+/** The sheet's columns: one per team ("Anna & Carl") when `teams` ([[0, 2], [1, 3]]), else one
+ * per seat. */
+export function columnLabels(teams, names) {
+  if (teams) return teams.map(([a, b]) => t("team_of", { a: names[a], b: names[b] }));
   return names;
 }
 
@@ -37,10 +39,12 @@ function detailsBigMariage(sum, i, names) {
   return parts;
 }
 
-/** deals: [{scores, summary, over}], names by seat. */
-export function renderSheet(container, { game, deals, names, winners = [], finished = false, caption = true }) {
+const DETAILS = { black_maria: detailsBlackMaria, marjolet: detailsMarjolet, big_mariage: detailsBigMariage };
+
+/** deals: [{scores, summary, over}], names by seat, teams as columnLabels takes them. */
+export function renderSheet(container, { game, deals, names, teams = null, winners = [], finished = false, caption = true }) {
   container.replaceChildren();
-  const cols = columnLabels(game, names);
+  const cols = columnLabels(teams, names);
   const table = el("table", { class: "grid sheet-table" });
   if (caption) table.append(el("caption", {}, t("table.score_sheet")));
   table.append(el("thead", {}, el("tr", {}, el("th", {}, "#"), cols.map((c) => el("th", {}, c)))));
@@ -51,8 +55,7 @@ export function renderSheet(container, { game, deals, names, winners = [], finis
     totals = totals.map((v, i) => v + (deal.scores[i] || 0));
     const row = el("tr", { dataset: { deal: String(index) } }, el("th", {}, String(index + 1)));
     cols.forEach((_, i) => {
-      const details = game === "black_maria" ? detailsBlackMaria(deal.summary, i)
-        : game === "marjolet" ? detailsMarjolet(deal.summary, i) : detailsBigMariage(deal.summary, i, names);
+      const details = DETAILS[game](deal.summary, i, names);
       const sc = deal.scores[i];
       row.append(el("td", {},
         el("div", { class: "score" }, el("b", {}, (sc > 0 && game === "big_mariage" ? "+" : "") + String(sc)), el("span", { class: "running", title: t("sheet.total") }, "Σ " + totals[i])),

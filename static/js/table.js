@@ -1,13 +1,12 @@
 // The live table: WebSocket client (docs/protocol.md), seat token in localStorage, rendering
 // from the server's STATE only, and the controls for whatever `moves` allows.
-import { t, el, cardEl, cardText, cardsText, cardName, SUIT_SYMBOL, suitName, positions, errorText, refusalText, reconnectDelay } from "./common.js";
-import { renderSeats, renderInfo, renderTrick } from "./render.js";
-import { renderSheet } from "./sheet.js";
+import { t, el, cardEl, cardText, cardsText, cardName, SUIT_SYMBOL, suitName, errorText, reasonText, reconnectDelay } from "./common.js";
+import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
+import { renderSheet, columnLabels } from "./sheet.js";
 
 const app = document.getElementById("table-app");
 const code = app.dataset.code;
 const GAME = app.dataset.game;
-const N = { marjolet: 2, black_maria: 3, big_mariage: 4 }[GAME];
 const HOLD = window.CARDROOM_ANIM_MS ?? 1100;
 const KEY = "cardroom.seat." + code;
 const $ = (id) => document.getElementById(id);
@@ -114,7 +113,7 @@ function onMessage(msg) {
       break;
     case "error":
       if (msg.code === "bad_token") saveSeat(null);
-      toast(errorText(msg));
+      toast(errorText(msg.code, msg.message));
       break;
     default:
       break;
@@ -176,11 +175,18 @@ function pump() {
 
 function names() { return state.room.seats.map((s) => s.name || t("seat.empty")); }
 
+/** The partnerships from each SEAT's `team` ([[0, 2], [1, 3]]), or null: everyone plays alone. */
+function teams() {
+  const out = [];
+  for (const s of state.room.seats) if (Number.isInteger(s.team)) (out[s.team] ||= []).push(s.seat);
+  return out.length ? out : null;
+}
+
 function model() {
   const m = state.match;
   return {
-    game: GAME, nSeats: N, me: state.you.seat, names: names(), seatInfo: state.room.seats,
-    deal: m ? m.deal : null, toAct: m && !holding ? m.to_act : [], totals: m ? m.totals : null,
+    game: GAME, nSeats: state.room.seats.length, teams: teams(), me: state.you.seat, names: names(), seatInfo: state.room.seats,
+    deal: m ? m.deal : null, toAct: m && !holding ? m.to_act : [],
   };
 }
 
@@ -247,10 +253,9 @@ function drawJoin() {
   if (panel.hidden) return;
   const choices = $("seat-choices");
   choices.replaceChildren();
-  const pos = positions(N, 0);
   for (const s of open) {
     choices.append(el("button", { class: "button primary", type: "submit", "data-seat": String(s.seat), "data-testid": "take-seat-" + s.seat },
-      t("table.take_seat", { n: s.seat + 1 }) + (GAME === "big_mariage" ? " · " + t("seat.team", { n: s.seat % 2 ? "B" : "A" }) : "")));
+      t("table.take_seat", { n: s.seat + 1 }) + (Number.isInteger(s.team) ? " · " + t("seat.team", { n: teamLetter(s.team) }) : "")));
   }
 }
 
@@ -385,7 +390,8 @@ function drawActions() {
 
   if (m && m.finished) {
     lastStatus = "";
-    const winners = m.winners.map((w) => (m.teams ? t("team_of", { a: nm[w], b: nm[w + 2] }) : nm[w]));
+    const labels = columnLabels(teams(), nm); // m.winners counts teams when there are teams
+    const winners = m.winners.map((w) => labels[w]);
     const over = t("table.match_over", { names: winners.join(", ") });
     if (lastOver !== m.deals.length + ":" + over) { lastOver = m.deals.length + ":" + over; announce(over); }
     line(el("p", { class: "banner match-over", "data-testid": "match-over" }, over));
@@ -401,7 +407,8 @@ function drawActions() {
 
   // Black Maria: passing, and the three received.
   if (GAME === "black_maria" && me !== null) {
-    const right = (me + N - 1) % N, left = (me + 1) % N;
+    const n = state.room.seats.length;
+    const right = (me + n - 1) % n, left = (me + 1) % n;
     if (moves.pass) {
       selected = new Set([...selected].filter((c) => moves.pass.from.includes(c)));
       line(t("bmaria.choose_pass", { n: moves.pass.choose, name: nm[right] }), " ", cardsText([...selected]));
@@ -488,7 +495,7 @@ function drawSheet() {
   const m = state.match;
   const box = $("sheet");
   if (!m) { box.replaceChildren(el("p", { class: "muted" }, t("sheet.empty"))); return; }
-  renderSheet(box, { game: GAME, deals: m.deals, names: names(), winners: m.winners, finished: m.finished });
+  renderSheet(box, { game: GAME, deals: m.deals, names: names(), teams: teams(), winners: m.winners, finished: m.finished });
   if (m.finished) app.classList.add("show-side");
 }
 
@@ -525,7 +532,7 @@ $("seat-form").addEventListener("submit", async (ev) => {
   localStorage.setItem("cardroom.name", name);
   const r = await fetch(`/api/rooms/${code}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: Number.isInteger(wanted) ? wanted : null }) });
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + refusalText(body); return; }
+  if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + (typeof body.detail === "string" ? reasonText(body.detail) : t("error.generic")); return; }
   saveSeat({ token: body.token, seat: body.seat, name });
   reconnectNow();
 });
