@@ -1,0 +1,66 @@
+// The room's WebSocket (docs/protocol.md): `hello` with the seat token and the last event seen,
+// a ping every 25 s, a new attempt after each drop (common.js reconnectDelay: a growing wait
+// drawn at random), actions sent with ids of their own, and its status in the #conn chip.
+import { t, reconnectDelay } from "../common.js";
+import { table } from "./state.js";
+import { toast } from "./notices.js";
+
+function showStatus(status) {
+  const chip = document.getElementById("conn");
+  chip.textContent = t("conn." + status);
+  chip.className = "conn " + status;
+  chip.dataset.status = status;
+}
+
+/** The connection: `connect()` once, then `send`, `act` and `reconnectNow` (after the seat
+ * changed); `onMessage` gets every message of the server. */
+export function connection(onMessage) {
+  let socket = null, attempt = 0, pinger = null, actions = 0;
+
+  function connect() {
+    showStatus(table.seq === null ? "connecting" : "reconnecting");
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + table.code);
+    socket = ws;
+    ws.onopen = () => {
+      attempt = 0;
+      const hello = { type: "hello" };
+      if (table.seat && table.seat.token) hello.token = table.seat.token;
+      if (table.seq !== null) hello.since = table.seq;
+      ws.send(JSON.stringify(hello));
+      clearInterval(pinger);
+      pinger = setInterval(() => { if (ws.readyState === 1) ws.send('{"type":"ping"}'); }, 25000);
+    };
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(ev.data);
+      if (msg.type === "welcome") showStatus("online");
+      onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return; // closed by reconnectNow, which opened another
+      clearInterval(pinger);
+      showStatus("reconnecting");
+      attempt = Math.min(attempt + 1, 6);
+      setTimeout(connect, reconnectDelay(attempt));
+    };
+  }
+
+  function reconnectNow() {
+    const old = socket;
+    socket = null;
+    if (old) old.close();
+    connect();
+  }
+
+  function send(message) {
+    if (!socket || socket.readyState !== 1) { toast(t("conn.not_connected")); return false; }
+    socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  function act(action) {
+    actions += 1;
+    send({ type: "action", id: `${Date.now().toString(36)}-${actions}`, action });
+  }
+
+  return { connect, reconnectNow, send, act };
+}

@@ -1,0 +1,122 @@
+// The person's hand: a row of card buttons made from `moves` (cards to play, to pass, to give, to
+// call trumps with), the cards chosen and not sent yet (table.chosen), arrow keys between cards,
+// and the keyboard focus kept in place when the table is redrawn.
+import { t, el, cardEl, cardName, cardText } from "../common.js";
+import { table } from "./state.js";
+import { toast } from "./notices.js";
+
+/** Draws #hand; `cardMarks(deal, me)`: the game's marks, card -> {className, label}. */
+export function drawHand({ moves, cardMarks, act, redraw }) {
+  const box = document.getElementById("hand");
+  box.replaceChildren();
+  const { state } = table;
+  const me = state.you.seat;
+  if (me === null) {
+    box.append(el("p", { class: "muted watching" }, t("table.watching")));
+    return;
+  }
+  const deal = state.match && state.match.deal;
+  if (!deal || !deal.hands || !deal.hands[me]) return;
+  const offer = {
+    moves,
+    playable: new Set(moves.play || []),
+    choosable: new Set((moves.pass && moves.pass.from) || (moves.give && moves.give.cards) || []),
+    callers: new Set(moves.trump || []),
+    marks: cardMarks(deal, me),
+    choose: (card) => chooseCard(card, moves, act, redraw),
+  };
+  const row = el("div", { class: "hand-row", role: "group", "aria-label": t("table.your_hand") });
+  for (const card of deal.hands[me]) row.append(cardButton(card, offer));
+  box.append(row);
+}
+
+function cardButton(card, { moves, playable, choosable, callers, marks, choose }) {
+  const { chosen } = table;
+  const button = cardEl(card, { button: true });
+  const legal = playable.has(card) || choosable.has(card);
+  const words = [cardName(card)];
+  button.classList.add(legal ? "playable" : "unplayable");
+  if (!legal) {
+    button.setAttribute("aria-disabled", "true");
+    if (moves.play || moves.pass || moves.give) words.push(t("card.not_playable"));
+  }
+  const isChosen = chosen.pass.has(card) || chosen.give === card || chosen.call === card;
+  if (isChosen) button.classList.add("selected");
+  if (choosable.size || callers.has(card)) button.setAttribute("aria-pressed", String(isChosen));
+  const mark = marks.get(card);
+  if (mark) {
+    button.classList.add(mark.className);
+    if (mark.label) words.push(mark.label);
+  }
+  button.setAttribute("aria-label", words.join(", "));
+  if (callers.has(card)) {
+    button.classList.add("can-call");
+    button.dataset.call = "1";
+    button.title = t("bm.can_call");
+  }
+  button.addEventListener("click", () => choose(card));
+  button.addEventListener("keydown", moveAlongRow);
+  return button;
+}
+
+// ←/→ to the neighbouring card, Home/End to the first and the last.
+function moveAlongRow(ev) {
+  const card = ev.currentTarget, row = card.parentNode;
+  const target = { ArrowRight: card.nextElementSibling, ArrowLeft: card.previousElementSibling,
+    Home: row.firstElementChild, End: row.lastElementChild }[ev.key];
+  if (target === undefined) return;
+  if (target) target.focus();
+  ev.preventDefault();
+}
+
+// A click (or Enter) on a card: choose it to pass or to give, choose a lead that may call trumps
+// (the actions box then asks how to lead it), or play it.
+function chooseCard(card, moves, act, redraw) {
+  const { chosen } = table;
+  if (moves.pass && moves.pass.from && moves.pass.from.includes(card)) {
+    if (chosen.pass.has(card)) chosen.pass.delete(card);
+    else if (chosen.pass.size < moves.pass.choose) chosen.pass.add(card);
+    else toast(t("bmaria.three_only", { n: moves.pass.choose }), "info");
+    redraw();
+    return;
+  }
+  if (moves.give && moves.give.cards.includes(card)) {
+    chosen.give = chosen.give === card ? null : card;
+    redraw();
+    return;
+  }
+  if (moves.play && moves.play.includes(card)) {
+    if (moves.trump && moves.trump.includes(card)) {
+      chosen.call = chosen.call === card ? null : card;
+      redraw();
+      return;
+    }
+    act({ type: "play", card });
+    return;
+  }
+  if (moves.play) toast(t("table.not_playable", { card: cardText(card).textContent }), "info");
+}
+
+// The hand and the actions box are rebuilt from each STATE: keep the keyboard focus where it was
+// (the same card, else the one now at its place; the same control), so a keyboard player never
+// loses their place.
+export function rememberFocus() {
+  const a = document.activeElement;
+  if (!a || !(a.closest("#hand") || a.closest("#actions"))) return null;
+  if (a.dataset.card && a.closest("#hand")) return { card: a.dataset.card, index: [...a.parentNode.children].indexOf(a) };
+  if (a.dataset.testid) return { testid: a.dataset.testid };
+  return null;
+}
+
+export function restoreFocus(place) {
+  if (!place) return;
+  let target = null;
+  if (place.card) {
+    target = document.querySelector(`#hand .card[data-card="${place.card}"]`);
+    if (!target) {
+      const cards = document.querySelectorAll("#hand .card");
+      target = cards[Math.min(place.index, cards.length - 1)] || null;
+    }
+  } else target = document.querySelector(`#actions [data-testid="${place.testid}"]`);
+  if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+}

@@ -1,0 +1,43 @@
+// What the table tells the person besides the felt: a toast for a moment (refusals, hints), and
+// short sentences for screen readers in the polite live region #announce.
+import { t, cardName } from "../common.js";
+
+const $ = (id) => document.getElementById(id);
+
+export function toast(text, kind = "error") {
+  const box = $("toast");
+  box.textContent = text;
+  box.className = "toast " + kind;
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+}
+
+// Several sentences said in one moment (a trick won, then whose turn) are read together.
+let waiting = [];
+export function announce(text) {
+  if (!text) return;
+  waiting.push(text);
+  if (waiting.length > 1) return;
+  setTimeout(() => {
+    $("announce").textContent = waiting.join(" ");
+    waiting = [];
+  }, 0);
+}
+
+/** Says an event of the room (docs/protocol.md `event`): who played what, who joined, left a
+ * seat to a bot or came back, a new deal or match. `state`: the STATE before the event. */
+export function announceEvent(ev, state) {
+  const seats = state.room.seats;
+  const nameOf = (s) => (seats[s] && seats[s].name) || t("lobby.seat_n", { n: s + 1 });
+  if (ev.kind === "action" && ev.action && ev.action.type === "play" && ev.action.card && ev.seat !== state.you.seat) {
+    announce(t("announce.played", { name: nameOf(ev.seat), card: cardName(ev.action.card) }));
+  } else if (ev.kind === "seat") {
+    const before = seats[ev.seat] || {};
+    if (ev.standin) announce(t("announce.standin", { name: ev.name || nameOf(ev.seat) }));
+    else if (ev.seat_kind === "bot") announce(t("announce.bot_seat", { n: ev.seat + 1 }));
+    else if (before.standin) announce(t("announce.back", { name: ev.name || nameOf(ev.seat) }));
+    else if (before.kind === "open") announce(t("announce.joined", { name: ev.name, n: ev.seat + 1 }));
+  } else if (ev.kind === "deal") announce(t("announce.new_deal"));
+  else if (ev.kind === "match" && ev.number > 1) announce(t("announce.new_match"));
+}

@@ -1,0 +1,74 @@
+// Big Mariage's controls: the bidding box, the declarer's kitty and gives, the contract, how to
+// lead a card that may call trumps, and the last trump call; kitty cards marked in the hand.
+import { t, el, cardText, cardsText, SUIT_SYMBOL, suitName } from "../../common.js";
+import { table } from "../state.js";
+
+export function cardMarks(deal) {
+  const kitty = deal.kitty && deal.phase !== "play" && deal.phase !== "over" ? deal.kitty : [];
+  return new Map(kitty.map((card) => [card, { className: "kitty", label: t("card.kitty_mark") }]));
+}
+
+// A value among `values` (the legal bids or contracts) moved by −5, +5 and +20.
+function stepper(values, current, onChange, testid) {
+  let i = Math.max(0, values.indexOf(current));
+  const out = el("output", { class: "bidvalue", "data-testid": testid }, String(values[i]));
+  const set = (j) => { i = Math.max(0, Math.min(values.length - 1, j)); out.textContent = String(values[i]); onChange(values[i]); };
+  return el("span", { class: "stepper" },
+    el("button", { type: "button", class: "button", "aria-label": "−5", onclick: () => set(i - 1) }, "−5"),
+    out,
+    el("button", { type: "button", class: "button", "aria-label": "+5", onclick: () => set(i + 1) }, "+5"),
+    el("button", { type: "button", class: "button", onclick: () => set(i + 4) }, "+20"));
+}
+
+const suitText = (suit) => SUIT_SYMBOL[suit] + " " + suitName(suit);
+
+export function drawControls({ deal, moves, me, names, line, act }) {
+  const { chosen } = table;
+  if (deal.bids.length && (deal.phase === "bidding" || deal.phase === "kitty")) {
+    line(el("span", { class: "bids" }, t("bm.bids"), " ", deal.bids.map(([s, b]) => el("span", { class: "bidchip" }, `${names[s]}: ${b === "pass" ? t("bm.pass") : b}`))));
+  }
+  if (moves.bid || (moves.pass && deal.phase === "bidding")) {
+    const box = el("div", { class: "bidbox", "data-testid": "bidbox" });
+    if (moves.bid && moves.bid.length) {
+      if (!moves.bid.includes(chosen.bid)) chosen.bid = moves.bid[0];
+      box.append(stepper(moves.bid, chosen.bid, (v) => { chosen.bid = v; }, "bid-value"),
+        el("button", { type: "button", class: "button primary", "data-testid": "bid-button", onclick: () => act({ type: "bid", value: chosen.bid }) }, t("bm.bid")));
+    }
+    box.append(el("button", { type: "button", class: "button", "data-testid": "pass-button", onclick: () => act({ type: "pass" }) }, t("bm.pass")));
+    line(box);
+  }
+  if (deal.kitty && me === deal.declarer && deal.phase === "kitty") line(t("bm.kitty_cards"), " ", cardsText(deal.kitty));
+  if (moves.give) {
+    line(t("bm.give_help"));
+    if (chosen.give && !moves.give.cards.includes(chosen.give)) chosen.give = null;
+    const card = chosen.give;
+    line(...moves.give.to.map((to) => el("button", { type: "button", class: "button" + (card ? " primary" : ""), disabled: !card, "data-testid": "give-" + to,
+      onclick: () => { act({ type: "give", card: chosen.give, to }); chosen.give = null; } }, card ? t("bm.give_to_card", { name: names[to] }) : t("bm.give_to", { name: names[to] }), card ? cardText(card) : "")));
+  }
+  for (const g of deal.gives || []) {
+    if (g.card && (me === deal.declarer || me === g.to) && deal.phase !== "play") line(el("span", { class: "note" }, t("bm.given", { name: names[g.to] }), " ", cardText(g.card)));
+  }
+  if (me !== null && deal.phase === "play" && me !== deal.declarer) {
+    const g = (deal.gives || []).find((x) => x.to === me && x.card);
+    if (g && deal.tricks_won.every((n) => n === 0)) line(el("span", { class: "note" }, t("bm.you_got", { name: names[deal.declarer] }), " ", cardText(g.card)));
+  }
+  if (moves.contract) {
+    if (!moves.contract.includes(chosen.contract)) chosen.contract = moves.contract[0];
+    line(el("div", { class: "bidbox" }, t("bm.fix_contract"), " ", stepper(moves.contract, chosen.contract, (v) => { chosen.contract = v; }, "contract-value"),
+      el("button", { type: "button", class: "button primary", "data-testid": "contract-button", onclick: () => act({ type: "contract", value: chosen.contract }) }, t("bm.contract_button"))));
+  }
+  if (moves.trump && moves.trump.length) {
+    const card = chosen.call;
+    if (card && moves.trump.includes(card)) {
+      line(el("button", { type: "button", class: "button primary", "data-testid": "call-trumps", onclick: () => { act({ type: "play", card: chosen.call, trump: true }); chosen.call = null; } },
+        t("bm.lead_call", { suit: suitText(card[1]) }), " ", cardText(card)),
+      el("button", { type: "button", class: "button", "data-testid": "lead-plain", onclick: () => { act({ type: "play", card: chosen.call }); chosen.call = null; } }, t("bm.lead_plain"), " ", cardText(card)));
+    } else {
+      line(el("span", { class: "note" }, t("bm.can_call")));
+    }
+  }
+  if (deal.trump_calls && deal.trump_calls.length) {
+    const call = deal.trump_calls[deal.trump_calls.length - 1];
+    line(el("span", { class: "note" }, t("bm.called", { name: names[call.seat], suit: suitText(call.suit) })));
+  }
+}

@@ -1,0 +1,29 @@
+// Black Maria's controls: choosing the cards to pass, what was passed, and the cards received,
+// which the hand marks until the first trick is won.
+import { t, el, cardsText } from "../../common.js";
+import { table } from "../state.js";
+
+const beforeFirstTrick = (deal) => deal.phase === "play" && (deal.tricks_won || []).every((n) => n === 0);
+const received = (deal, me) => (deal.received && deal.received[me] && beforeFirstTrick(deal) ? deal.received[me] : []);
+
+export function cardMarks(deal, me) {
+  return new Map(received(deal, me).map((card) => [card, { className: "received", label: t("card.received_mark") }]));
+}
+
+export function drawControls({ state, deal, moves, me, names, line, act }) {
+  if (me === null) return;
+  const { chosen } = table;
+  const seats = state.room.seats.length;
+  const right = names[(me + seats - 1) % seats], left = names[(me + 1) % seats];
+  if (moves.pass) {
+    chosen.pass = new Set([...chosen.pass].filter((c) => moves.pass.from.includes(c)));
+    line(t("bmaria.choose_pass", { n: moves.pass.choose, name: right }), " ", cardsText([...chosen.pass]));
+    line(el("button", { type: "button", class: "button primary", "data-testid": "pass-button", disabled: chosen.pass.size !== moves.pass.choose,
+      onclick: () => { act({ type: "pass", cards: [...chosen.pass] }); chosen.pass = new Set(); } }, t("bmaria.pass_button", { n: chosen.pass.size, k: moves.pass.choose })));
+  } else if (deal.phase === "pass" && deal.pass && deal.pass[me]) {
+    line(t("bmaria.you_passed", { name: right }), " ", cardsText(deal.pass[me]));
+  }
+  if (received(deal, me).length) {
+    line(el("span", { "data-testid": "received" }, t("bmaria.received", { name: left }), " ", cardsText(deal.received[me])));
+  }
+}

@@ -1,0 +1,25 @@
+// Marjolet's controls: the trick winner's window (declare, exchange the seven of trumps, draw),
+// the strict rule of the end phase, and the combinations scored; declared cards marked in the hand.
+import { t, el, cardText, cardsText } from "../../common.js";
+
+export function cardMarks(deal, me) {
+  return new Map(((deal.declared && deal.declared[me]) || []).map((card) => [card, { className: "shown" }]));
+}
+
+export function drawControls({ deal, moves, names, line, act }) {
+  if (moves.draw) {
+    line(el("b", {}, t("mj.window")));
+    for (const cards of moves.declare || []) {
+      line(el("button", { type: "button", class: "button", "data-testid": "declare", onclick: () => act({ type: "declare", cards }) }, t("mj.declare"), " ", cardsText(cards)));
+    }
+    if (moves.exchange) {
+      line(el("button", { type: "button", class: "button", "data-testid": "exchange", onclick: () => act({ type: "exchange" }) },
+        t("mj.exchange"), " ", cardText("7" + deal.trump), " ⇄ ", cardText(deal.turn_up)));
+    }
+    line(el("button", { type: "button", class: "button primary", "data-testid": "draw", onclick: () => act({ type: "draw" }) },
+      deal.tricks_played >= 10 ? t("mj.draw_last") : t("mj.draw")));
+  }
+  if (deal.end_phase && moves.play && deal.trick.length) line(el("span", { class: "note" }, t("mj.end_phase_rule")));
+  const combos = deal.scored_combinations || [];
+  combos.forEach((list, s) => list.forEach((c) => line(el("span", { class: "note combo" }, t("mj.scored", { name: names[s], n: c.points }), " ", cardsText(c.cards)))));
+}
