@@ -1,7 +1,7 @@
 // The live table (/r/CODE): wires the connection, the page's state, the felt, the hand, the
 // actions box, the score sheet and the chat, and holds the page's own controls. Everything shown
 // comes from the server's STATE (docs/protocol.md); each game's controls are in table/panels/.
-import { t, el, errorText, reasonText } from "./common.js";
+import { t, el, errorText, refusalText } from "./common.js";
 import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
@@ -44,7 +44,7 @@ function onMessage(msg) {
       break;
     case "error":
       if (msg.code === "bad_token") saveSeat(null);
-      toast(errorText(msg.code, msg.message));
+      toast(errorText(msg));
       break;
     default:
       break;
@@ -120,7 +120,7 @@ $("seat-form").addEventListener("submit", async (ev) => {
   localStorage.setItem("cardroom.name", name);
   const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: Number.isInteger(wanted) ? wanted : null }) });
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + (typeof body.detail === "string" ? reasonText(body.detail) : t("error.generic")); return; }
+  if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + refusalText(body); return; }
   saveSeat({ token: body.token, seat: body.seat, name });
   reconnectNow();
 });
