@@ -81,3 +81,27 @@ def test_marjolet_view_after_an_exchange_of_the_dix():
     assert view["dix_live"] is False and view["turn_up"] == "7H"
     assert view["card_points"] == [10, 0] and view["played"] == ["AS", "8C"]
     assert view["scores"] == [20, 0]  # the ace and the exchange
+
+
+def test_marjolet_play_in_the_window_is_refused_saying_draw_first():
+    match = _marjolet_with_the_dix()
+    match.apply(0, {"type": "play", "card": "AS"})
+    match.apply(1, {"type": "play", "card": "8C"})
+    assert refusal(match, 0, {"type": "play", "card": "9S"}) == \
+        "declare, exchange or draw: you must draw before the next trick"
+
+
+def test_marjolet_dix_played_scores_once_and_is_no_longer_live():
+    match = _marjolet_with_the_dix()
+    deal = match.current
+    match.apply(0, {"type": "play", "card": "7H"})
+    view = deal.view(None)
+    assert view["dix_live"] is False and view["scores"] == [10, 0]
+
+
+def test_a_record_that_is_not_json_says_so_on_its_line():
+    from engine.record import RecordError, load
+
+    with pytest.raises(RecordError) as raised:
+        load("{not json")
+    assert str(raised.value).startswith("deal -, action -, seat -, -: not JSON: ")
