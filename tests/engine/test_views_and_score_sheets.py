@@ -4,6 +4,7 @@ Big Mariage bot): present under their names, and holding what rules.md says they
 import random
 
 from engine import EVERYONE, new_match
+from engine.bots.big_mariage import big_mariage_bot
 from engine.bots.random_bot import random_bot
 
 SPADE_HONOURS = ("QS", "KS", "AS")
@@ -194,3 +195,55 @@ def test_marjolet_view_counts_tricks_and_says_when_the_end_phase_has_come():
     assert view["tricks_played"] == 16 and sum(view["end_tricks_won"]) == 6
     assert view["phase"] == "over" and view["end_phase"] is True
     assert view["stock_count"] == 0 and view["turn_up"] is None
+
+
+# -- Big Mariage's score sheet ------------------------------------------------------------------
+
+def _big_mariage_deals(count, rng):
+    """Finished Big Mariage deals of random play (thrown-in ones included)."""
+    deals = []
+    while len(deals) < count:
+        match = new_match("big_mariage", {"target": 10 ** 6, "marriages": rng.choice(
+            ["declared", "trump_only"])})
+        deal = match.start_deal(rng=rng)
+        bot = (random_bot, big_mariage_bot, _always_pass)[len(deals) % 3]
+        while match.current:
+            seat = match.to_act()[0]
+            match.apply(seat, bot(match.view(seat), match.moves(seat), rng))
+        deals.append((match, deal))
+    return deals
+
+
+def _always_pass(view, moves, rng):
+    """Passes while bidding (all four passing throw the deal in), then plays at random."""
+    return {"type": "pass"} if "pass" in moves else random_bot(view, moves, rng)
+
+
+def test_big_mariage_score_sheet_gives_each_team_its_points_and_the_contracts_fate():
+    for match, deal in _big_mariage_deals(12, random.Random(6)):
+        sheet = match.score_sheet()[-1]["summary"]
+        assert sheet["thrown_in"] == (deal.contract is None)
+        assert (sheet["declarer"], sheet["contract"]) == (deal.declarer, deal.contract)
+        scores = deal.scores()
+        if sheet["thrown_in"]:
+            assert scores == [0, 0]
+        else:
+            assert sum(team["card_points"] for team in sheet["teams"]) == 120
+        for index, team in enumerate(sheet["teams"]):
+            assert team["team"] == index and team["seats"] == [index, index + 2]
+            assert all(m["seat"] % 2 == index for m in team["marriages"])
+            assert team["marriage_points"] == sum(m["points"] for m in team["marriages"])
+            assert team["points"] == team["card_points"] + team["marriage_points"]
+            assert team["score"] == scores[index]
+            declaring = deal.declarer is not None and deal.contract is not None \
+                and deal.declarer % 2 == index
+            assert team["declaring"] is declaring
+            if sheet["thrown_in"]:
+                assert team["made"] is None
+            elif declaring:
+                assert team["made"] is (team["points"] >= deal.contract)
+                assert team["score"] == (deal.contract if team["made"] else -deal.contract)
+            else:
+                assert team["made"] is None
+                assert team["rounded"] == team["score"] and team["rounded"] % 5 == 0
+                assert abs(team["rounded"] - team["points"]) <= 2
