@@ -105,3 +105,53 @@ def test_a_record_that_is_not_json_says_so_on_its_line():
     with pytest.raises(RecordError) as raised:
         load("{not json")
     assert str(raised.value).startswith("deal -, action -, seat -, -: not JSON: ")
+
+
+@pytest.mark.parametrize("cards, sentence", [
+    ([], "cards must be a non-empty list of card codes"),
+    (["AS", "AS", "KS"], "the same card is named twice"),
+])
+def test_a_malformed_list_of_cards_is_named(cards, sentence):
+    from engine import MalformedAction
+
+    match, _ = _black_maria()
+    with pytest.raises(MalformedAction) as raised:
+        match.apply(1, {"type": "pass", "cards": cards})
+    assert str(raised.value) == sentence
+
+
+@pytest.mark.parametrize("kitty, sentence", [
+    ([1, 3, 5], "the kitty must be a list of 4 card positions in the pack"),
+    ([1, 3, 3, 7], "the kitty names the same position twice"),
+    ([0, 3, 5, 7], "the kitty cannot take position 0 (neither the first nor the last card, "
+                   "0 to 31)"),
+    ([1, 3, 4, 7], "the kitty cannot take two consecutive cards (3 and 4)"),
+])
+def test_a_big_mariage_kitty_that_cannot_be_is_named(kitty, sentence):
+    from engine import BadDeal
+
+    match = new_match("big_mariage")
+    with pytest.raises(BadDeal) as raised:
+        match.start_deal(list(match.game.pack.cards), 0, kitty)
+    assert str(raised.value) == sentence
+
+
+def test_big_mariage_trump_call_on_a_card_that_cannot_call_is_refused_with_the_rule():
+    import random
+
+    rng = random.Random(9)
+    while True:  # a deal whose declarer leads holding a king without its queen
+        match = new_match("big_mariage")
+        deal = match.start_deal(rng=rng)
+        first = match.to_act()[0]
+        match.apply(first, {"type": "bid", "value": 60})
+        for _ in range(3):
+            match.apply(match.to_act()[0], {"type": "pass"})
+        for to in [s for s in range(4) if s != first]:
+            match.apply(first, {"type": "give", "card": deal.hands[first][0], "to": to})
+        match.apply(first, {"type": "contract", "value": 60})
+        lone = [c for c in deal.hands[first] if c[0] == "K" and "Q" + c[1] not in deal.hands[first]]
+        if lone:
+            break
+    assert refusal(match, first, {"type": "play", "card": lone[0], "trump": True}) == \
+        "you can only call trumps when leading a king or queen of a marriage you hold"

@@ -184,9 +184,22 @@ def test_marjolet_score_sheet_lists_each_seats_combinations_and_bonuses():
     combination = deal.view(None)["scored_combinations"][0][0]
     assert set(combination) == {"cards", "name", "points"}
     assert sheet["seats"][0]["combinations"][0] == combination
+    taker = deal.view(None)["turn_up_taken_by"]
     for seat, line in enumerate(sheet["seats"]):
         assert line["combination_points"] == sum(c["points"] for c in line["combinations"])
         assert line["total"] == deal.scores()[seat]
+        assert line["turn_up_bonus"] == (10 if seat == taker else 0)
+
+
+def test_marjolet_turned_up_dix_scores_the_dealer_at_once_and_says_how():
+    match = new_match("marjolet")
+    cards = list(match.game.pack.cards)
+    cards.remove("7S")
+    match.start_deal(cards[:12] + ["7S"] + cards[12:], 1)  # the 7 of spades turned up
+    view = match.view(None)["deal"]
+    assert view["scores"] == [0, 10] and view["dix_live"] is False
+    assert (view["exchanged_by"], view["turn_up_taken_by"]) == (None, None)
+    assert match.current.summary()["dix"] == [{"seat": 1, "how": "turn-up", "points": 10}]
 
 
 def test_marjolet_view_counts_tricks_and_says_when_the_end_phase_has_come():
@@ -224,6 +237,9 @@ def test_big_mariage_score_sheet_gives_each_team_its_points_and_the_contracts_fa
         sheet = match.score_sheet()[-1]["summary"]
         assert sheet["thrown_in"] == (deal.contract is None)
         assert (sheet["declarer"], sheet["contract"]) == (deal.declarer, deal.contract)
+        assert sheet["high_bid"] == deal.view(None)["high_bid"]
+        assert sheet["trump_calls"] == deal.view(None)["trump_calls"]
+        assert deal.view(None)["phase"] == "over"
         scores = deal.scores()
         if sheet["thrown_in"]:
             assert scores == [0, 0]
