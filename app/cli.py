@@ -37,7 +37,7 @@ def serve_command(host: str, port: int, migrate: bool) -> int:
 
     from app.settings import Settings
 
-    settings = Settings()
+    settings = Settings(host=host)
     if migrate:
         from app.storage.migrate import upgrade
 

@@ -59,6 +59,8 @@ REASONS = {
     # the match
     "not_started": "the match has not started: seats are free",
     "match_not_over": "the match is not over",
+    "only_seated_next": "only seated players say they are ready for the next deal",
+    "no_deal_to_close": "no deal is waiting for the next one",
     "chat_not_text": "text must be a string",
     "chat_empty": "the message is empty",
     "chat_too_long": "at most {count} characters",
@@ -149,19 +151,26 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
+class Next(_Message):
+    """Ready for the next deal (its summary read)."""
+
+    type: Literal["next"]
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
 
-Message = Annotated[Hello | Act | Chat | Standin | Rematch | Ping, Field(discriminator="type")]
+Message = Annotated[Hello | Act | Chat | Standin | Rematch | Next | Ping,
+                    Field(discriminator="type")]
 _MESSAGE = TypeAdapter(Message)
-TYPES = {"hello", "action", "chat", "standin", "rematch", "ping"}
+TYPES = {"hello", "action", "chat", "standin", "rematch", "next", "ping"}
 #: The refusal for a field of the wrong type or missing, by message type and field.
 _FIELD_REASONS = {("action", "id"): "bad_id", ("action", "action"): "no_action",
                   ("chat", "text"): "chat_not_text", ("standin", "seat"): "no_such_seat"}
 
 
-def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Ping:
+def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Next | Ping:
     """A decoded JSON object as the message it is; Refusal if it is not one."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in TYPES:
@@ -199,7 +208,9 @@ class MatchRef(BaseModel):
 
 
 class RoomInfo(BaseModel):
-    """ROOM: ``turn_left`` is the seconds left to ``turn_seat``, whose turn timer runs."""
+    """ROOM: ``turn_left`` is the seconds left to ``turn_seat``, whose turn timer runs; while
+    a deal's summary is on the table, ``ready`` holds the seats that asked for the next deal
+    and ``deal_left`` the seconds until it comes anyway."""
 
     code: str
     game: str
@@ -210,6 +221,8 @@ class RoomInfo(BaseModel):
     turn_timer: float | None
     turn_left: float | None
     turn_seat: int | None
+    ready: list[int]
+    deal_left: float | None
     created: str
 
 
@@ -220,7 +233,8 @@ class MatchPlayer(BaseModel):
 
 
 class MatchSummary(BaseModel):
-    """MATCH_SUMMARY: times in ISO 8601 UTC; ``deals``, the deals so far."""
+    """MATCH_SUMMARY: times in ISO 8601 UTC; ``deals``, the deals played to their end;
+    ``abandoned``: running, but nothing happened in it for 12 hours."""
 
     id: int
     room: str
@@ -234,6 +248,8 @@ class MatchSummary(BaseModel):
     totals: list[int]
     winners: list[int]
     deals: int
+    last_activity: str | None
+    abandoned: bool
 
 
 class DealLine(BaseModel):

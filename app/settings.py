@@ -18,12 +18,19 @@ class Settings(BaseSettings):
     redis_channel: str = "cardroom:events"
     #: Seconds a bot "thinks" before acting (tests: 0).
     bot_delay: float = 0.7
-    #: Seconds between the end of a deal and the next deal (tests: 0).
-    deal_pause: float = 2.5
+    #: Seconds a deal's summary stays on the table before the next deal, unless every person at
+    #: the table asks for the next deal sooner (tests: 0).
+    deal_pause: float = 15.0
     #: Largest WebSocket text frame the protocol accepts (bytes); larger gets ``too_large``.
     max_message: int = 4096
     #: Hard frame limit given to uvicorn: larger frames close the connection (1009).
     ws_max_size: int = 65536
+    #: The address people open, e.g. https://cards.example.org: invite links are built from it
+    #: (unset: from the address the host opened).
+    public_url: str | None = None
+    #: The address ``cardroom serve`` listens on (its ``--host``): on the loopback only, the
+    #: pages say that an invite link opens on this machine only.
+    host: str = "127.0.0.1"
     #: Messages per second a connection may send (token bucket, burst = 2x).
     rate: float = 20.0
     #: Default turn timer for new rooms in seconds (None: off); a room may set its own.

@@ -30,15 +30,24 @@ class Step(NamedTuple):
     seat: int | None = None
 
 
-def next_step(state: RoomState, settings: Settings) -> Step | None:
-    """What the room will do by itself next, if nobody acts first (None: nothing)."""
+def ready_for_next(state: RoomState, connected) -> bool:
+    """Every person at the table (seated, playing, connected) asked for the next deal; a table
+    with nobody to wait for waits for the countdown (spectators of bots read the summary)."""
+    people = [seat for seat, s in enumerate(state.seats)
+              if s.kind == "human" and not s.standin and connected(seat)]
+    return bool(people) and state.ready.issuperset(people)
+
+
+def next_step(state: RoomState, settings: Settings, connected=lambda seat: True) -> Step | None:
+    """What the room will do by itself next, if nobody acts first (None: nothing).
+    ``connected(seat)``: a person is connected to the seat."""
     match = state.match
     if match is None:
         return Step(0.0, "start") if state.full else None
     if match.finished:
         return None
-    if match.current is None:
-        return Step(settings.deal_pause, "deal")
+    if match.current is None:  # the deal's summary is on the table: see ready_for_next
+        return Step(0.0 if ready_for_next(state, connected) else settings.deal_pause, "deal")
     actors = match.to_act()
     for seat in actors:
         if state.seats[seat].played_by_bot:
@@ -61,7 +70,7 @@ class Driver:
         self.rng = random.Random(secrets.randbits(64))
 
     def plan(self) -> Step | None:
-        return next_step(self.room.state, self.room.settings)
+        return next_step(self.room.state, self.room.settings, self.room.presence.connected)
 
     def progressed(self) -> None:
         """The match moved on (an action, a deal): timers count from now."""
@@ -82,13 +91,21 @@ class Driver:
         if self.task is not None:
             self.task.cancel()
 
-    def turn_clock(self) -> dict:
-        """Seconds left to the person whose turn timer runs (``turn_left``, ``turn_seat``)."""
-        step = self.plan() if self.room.state.turn_timer else None
-        if step is None or step.what != "timer":
-            return {"turn_left": None, "turn_seat": None}
-        left = self.last_progress + step.delay - time.monotonic()
-        return {"turn_left": round(max(0.0, left), 1), "turn_seat": step.seat}
+    def clocks(self) -> dict:
+        """Seconds left to the person whose turn timer runs (``turn_left``, ``turn_seat``),
+        and to the next deal while a deal's summary is on the table (``deal_left``)."""
+        clocks = {"turn_left": None, "turn_seat": None, "deal_left": None}
+        state = self.room.state
+        if not state.turn_timer and not state.between_deals:
+            return clocks
+        step = self.plan()
+        if step is not None and step.what in ("timer", "deal"):
+            left = round(max(0.0, self.last_progress + step.delay - time.monotonic()), 1)
+            if step.what == "timer":
+                clocks.update(turn_left=left, turn_seat=step.seat)
+            else:
+                clocks["deal_left"] = left
+        return clocks
 
     async def _drive(self) -> None:
         while True:
@@ -133,4 +150,4 @@ class Driver:
             kind = room.state.seats[step.seat].bot if step.what == "bot" else "rules"
             bot = bot_for(room.game, kind or "rules")
             await room.act(step.seat, bot(match.view(step.seat), match.moves(step.seat),
-                                          self.rng))
+                                          self.rng), timer=step.what == "timer")

@@ -86,7 +86,8 @@ class Outbox:
     each is encoded once and kept from one delivery to the next until something in it may
     have changed (:meth:`changed`); rooms whose ROOM changes by itself (a turn timer's clock,
     presence on other processes that expires) have ``volatile()`` true and build it each
-    time. Built for each action, they had been a tenth of an action's instructions."""
+    time. Built for each action, they had been a tenth of an action's instructions
+    (docs/performance.md#frames-per-seat)."""
 
     def __init__(self, state: RoomState, describe, volatile):
         self.state = state
@@ -126,7 +127,7 @@ class Outbox:
         event carries ``"ack": id`` (the acknowledgement rides with the event rather than in a
         frame of its own: a frame less per action)."""
         for _, kind, data in events:
-            if kind != "action" or data.get("match_over"):
+            if kind != "action" or data.get("deal_over"):  # the deal's end starts a clock
                 self._room_text = None
             if kind == "chat":
                 self._chat_text = None

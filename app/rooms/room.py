@@ -31,6 +31,9 @@ from .sync import CatchUp, Presence
 
 #: Most missed events a reconnection is told one by one (more: the state alone).
 MISSED_LIMIT = 1000
+#: The kinds of events that hold all they need in their data: other processes apply them as
+#: they come with their notice.
+SHARED = ("action", "chat", "ready")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -43,8 +46,10 @@ class Room:
         self.code, self.game = snap.room.code, snap.room.game
         self.lock = asyncio.Lock()
         self.state = RoomState(snap)
+        # ROOM changes by itself while a clock runs or presence on other processes may expire
         self.outbox = Outbox(self.state, self.describe,
-                             lambda: bool(self.state.turn_timer) or bool(self.presence))
+                             lambda: bool(self.state.turn_timer) or self.state.between_deals
+                             or bool(self.presence))
         self.presence = Presence(self.code, self.outbox, self.broadcaster)
         self.driver = Driver(self)
         self.catch_up = CatchUp(self)
@@ -60,7 +65,7 @@ class Room:
         """ROOM (docs/protocol.md)."""
         seats = range(len(self.state.seats))
         return self.state.describe({i for i in seats if self.presence.connected(i)},
-                                   self.driver.turn_clock())
+                                   self.driver.clocks())
 
     def idle(self, now: float, after: float) -> bool:
         """Nobody watches, nothing is under way or planned, for ``after`` seconds."""
@@ -70,15 +75,16 @@ class Room:
     # -- the commands ---------------------------------------------------------------------------
 
     async def act(self, seat: int, action, client_id: str | None = None,
-                  by: Connection | None = None) -> dict:
+                  by: Connection | None = None, timer: bool = False) -> dict:
         """Apply, store, tell. Returns ``{"seq", "action"}`` (and ``"duplicate": True`` for an
         id already applied, which changes and tells nothing); raises Refusal. ``by``: the
-        connection that sent it, whose event of it carries the ack."""
+        connection that sent it, whose event of it carries the ack; ``timer``: the turn timer
+        played it for the person (the event says so)."""
         async with self.lock:
-            return await self._retrying(lambda: self._act(seat, action, client_id, by))
+            return await self._retrying(lambda: self._act(seat, action, client_id, by, timer))
 
-    async def _act(self, seat: int, action, client_id: str | None,
-                   by: Connection | None) -> dict:
+    async def _act(self, seat: int, action, client_id: str | None, by: Connection | None,
+                   timer: bool) -> dict:
         await self._ensure_fresh()
         state = self.state
         if client_id is not None and client_id in state.client_ids[seat]:
@@ -97,6 +103,8 @@ class Room:
         seq = state.seq + 1
         data = {"match": state.match_id, "deal": deal_index, "seat": seat, "action": normal,
                 "deal_over": deal.over, "match_over": match.finished, "n": state.action_count}
+        if timer:
+            data["timer"] = True
         ended = DealEnd(state.match_id, deal_index, deal.scores(), deal.summary(),
                         list(match.totals), list(match.winners),
                         match.finished) if deal.over else None
@@ -196,6 +204,27 @@ class Room:
             if match is not None and match.current is None and not match.finished:
                 await self._deal()
 
+    async def ready(self, seat: int | None) -> None:
+        """A person has read the deal's summary and asks for the next deal: it is dealt once
+        every person at the table has (or the countdown ends; see driver.next_step)."""
+        if seat is None:
+            raise Refusal("not_seated", "only_seated_next")
+        async with self.lock:
+            await self._ensure_fresh()
+            state = self.state
+            if not state.between_deals:
+                raise Refusal("not_available", "no_deal_to_close")
+            if seat in state.ready:
+                return
+            seq = state.seq + 1
+            data = {"seat": seat, "deal": len(state.match.deals) - 1}
+
+            def stored(_) -> None:
+                state.ready_said(seq, seat)
+                self._tell([(seq, "ready", data)])
+
+            await self._write(self.repository.store_note(state.id, seq, "ready", data, stored))
+
     async def say(self, seat: int | None, text) -> None:
         if seat is None:
             raise Refusal("not_seated", "spectators_chat")
@@ -217,7 +246,7 @@ class Room:
                 state.chat_said(seq, data)
                 self._tell([(seq, "chat", data)])
 
-            await self._write(self.repository.store_chat(state.id, seq, data, stored))
+            await self._write(self.repository.store_note(state.id, seq, "chat", data, stored))
 
     # -- connections ------------------------------------------------------------------------------
 
@@ -337,12 +366,12 @@ class Room:
     def _tell(self, events: list[tuple[int, str, dict]], client_id: str | None = None,
               by: Connection | None = None) -> None:
         """Events this process stored: tell the connections here (``by``'s with the ack of
-        ``client_id``), then the other processes. Actions and chat lines travel whole, to be
-        applied as they are; the rest (deals, seats, matches) needs rows read from the
-        database."""
+        ``client_id``), then the other processes. Those of the kinds in :data:`SHARED` travel
+        whole, to be applied as they are; the rest (deals, seats, matches) needs rows read
+        from the database."""
         self.told(events, (by, client_id) if by is not None else None)
         shared = None
-        if all(kind in ("action", "chat") for _, kind, _ in events):
+        if all(kind in SHARED for _, kind, _ in events):
             shared = [[seq, kind, data, client_id] for seq, kind, data in events]
         self.broadcaster.published(self.code, self.state.seq, shared)
 
@@ -377,8 +406,8 @@ class Room:
         starts."""
         state = self.state
         number = state.match_number + 1
-        players = [(s.player_id, s.name if s.kind == "human" else bot_name(s.bot),
-                    s.bot if s.kind == "bot" else None) for s in state.seats]
+        players = [(s.player_id, s.name if s.kind == "human" else bot_name(seat),
+                    s.bot if s.kind == "bot" else None) for seat, s in enumerate(state.seats)]
         seq = state.seq + 1
 
         def stored(match_id: int) -> None:

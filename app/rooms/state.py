@@ -21,8 +21,10 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def bot_name(kind: str) -> str:
-    return f"{kind} bot"
+def bot_name(seat: int) -> str:
+    """A bot's name: its seat's, so that the bots of a table are told apart (the pages say it
+    in their language)."""
+    return f"Bot {seat + 1}"
 
 
 @dataclass(slots=True, frozen=True)
@@ -43,13 +45,12 @@ class SeatState:
     def played_by_bot(self) -> bool:
         return self.kind == "bot" or (self.kind == "human" and self.standin)
 
-    @property
-    def shown_name(self) -> str | None:
-        return bot_name(self.bot) if self.kind == "bot" else self.name
+    def shown_name(self, seat: int) -> str | None:
+        return bot_name(seat) if self.kind == "bot" else self.name
 
     def event(self, seat: int) -> dict:
         """The ``seat`` event that tells everyone the seat is now this."""
-        return {"seat": seat, "name": self.shown_name, "seat_kind": self.kind,
+        return {"seat": seat, "name": self.shown_name(seat), "seat_kind": self.kind,
                 "bot": self.bot if self.played_by_bot else None, "standin": self.standin}
 
 
@@ -70,6 +71,8 @@ class RoomState:
         self.match_number = 0
         self.match_event_seq = snap.match_event_seq
         self.action_count = 0
+        #: Between deals: the seats whose people asked for the next deal (docs/protocol.md)
+        self.ready: set[int] = set()
         #: Per seat, the client ids of the match's actions -> the event that stored each, so
         #: that a retry is never applied twice. Plain strings and numbers: nothing per action
         #: for the garbage collector to walk.
@@ -125,13 +128,14 @@ class RoomState:
             "game": self.game,
             "options": dict(self.options),
             "seats": [
-                {"seat": i, "name": s.shown_name, "kind": s.kind,
+                {"seat": i, "name": s.shown_name(i), "kind": s.kind,
                  "bot": s.bot if s.played_by_bot else None, "standin": s.standin,
                  "connected": s.kind == "bot" or i in connected,
                  "team": (i % 2) if teams else None}
                 for i, s in enumerate(self.seats)
             ],
             "status": self.status,
+            "ready": sorted(self.ready),
             "match": ({"id": self.match_id, "number": self.match_number}
                       if self.match_id is not None else None),
             "turn_timer": self.turn_timer,
@@ -162,8 +166,20 @@ class RoomState:
         if client_id is not None:
             self.client_ids[seat][client_id] = seq
 
+    @property
+    def between_deals(self) -> bool:
+        """A deal is over and the next is not dealt yet (its summary is on the table)."""
+        match = self.match
+        return match is not None and match.current is None and bool(match.deals) \
+            and not match.finished
+
+    def ready_said(self, seq: int, seat: int) -> None:
+        self.seq = seq
+        self.ready.add(seat)
+
     def match_started(self, seq: int, match_id: int, number: int) -> None:
         self.seq = seq
+        self.ready = set()
         self.match = Match(GAMES[self.game], self.options)
         self.match_id, self.match_number = match_id, number
         self.match_event_seq = seq
@@ -173,6 +189,7 @@ class RoomState:
     def deal_started(self, seq: int, deal: StoredDeal) -> None:
         """``deal`` (the pack the engine dealt, or as another process stored it) is dealt."""
         self.seq = seq
+        self.ready = set()
         if len(self.match.deals) == deal.index:  # another process's: deal it here too
             self.match.start_deal(list(deal.deck), deal.dealer, deal.kitty)
 
@@ -224,6 +241,10 @@ class RoomState:
             self.seq = event.seq
         elif kind == "chat":
             self.chat_said(event.seq, data)
+        elif kind == "ready":
+            if not self.between_deals or data.get("deal") != len(match.deals) - 1:
+                return False
+            self.ready_said(event.seq, data["seat"])
         else:
             return False
         return True

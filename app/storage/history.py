@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from engine import GAMES
 from engine.record import build
 
-from .models import DealRow, MatchPlayer, MatchRow, Player, Room, match_actions
+from .models import DealRow, MatchPlayer, MatchRow, Player, Room, RoomEvent, match_actions
+
+#: A running match nothing has happened in for this long is shown as abandoned (its room can
+#: still take it up again).
+ABANDONED_AFTER = timedelta(hours=12)
 
 
 def iso(value: datetime | None) -> str | None:
@@ -35,21 +39,40 @@ def _players(session: Session, match_ids: list[int]) -> dict[int, list[dict]]:
 
 
 def _deal_counts(session: Session, match_ids: list[int]) -> dict[int, int]:
-    from sqlalchemy import func
-
+    """Each match's finished deals (not the one in progress)."""
     if not match_ids:
         return {}
     rows = session.execute(select(DealRow.match_id, func.count()).where(
-        DealRow.match_id.in_(match_ids)).group_by(DealRow.match_id))
+        DealRow.match_id.in_(match_ids), DealRow.over.is_(True)).group_by(DealRow.match_id))
     return {m: n for m, n in rows}
 
 
-def summary_of(match: MatchRow, code: str, players: list[dict], deals: int) -> dict:
+def _last_activity(session: Session, room_ids: set[int]) -> dict[int, datetime]:
+    """When each room stored its last event."""
+    if not room_ids:
+        return {}
+    last = (select(RoomEvent.room_id, func.max(RoomEvent.seq).label("seq"))
+            .where(RoomEvent.room_id.in_(room_ids)).group_by(RoomEvent.room_id).subquery())
+    rows = session.execute(select(RoomEvent.room_id, RoomEvent.created).join(
+        last, (RoomEvent.room_id == last.c.room_id) & (RoomEvent.seq == last.c.seq)))
+    return {room_id: _utc(created) for room_id, created in rows}
+
+
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value
+
+
+def summary_of(match: MatchRow, code: str, players: list[dict], deals: int,
+               last_activity: datetime | None) -> dict:
+    """MATCH_SUMMARY; ``abandoned``: running, and nothing happened for ABANDONED_AFTER."""
+    last = last_activity or _utc(match.started)
     return {
         "id": match.id, "room": code, "number": match.number, "game": match.game,
         "options": match.options, "status": match.status, "started": iso(match.started),
         "ended": iso(match.ended), "players": players, "totals": match.totals,
-        "winners": match.winners, "deals": deals,
+        "winners": match.winners, "deals": deals, "last_activity": iso(last),
+        "abandoned": match.status == "running"
+        and datetime.now(timezone.utc) - last > ABANDONED_AFTER,
     }
 
 
@@ -73,7 +96,9 @@ def list_matches(session: Session, player: str | None, game: str | None, status:
     rows = session.execute(query).all()
     ids = [m.id for m, _ in rows]
     players, counts = _players(session, ids), _deal_counts(session, ids)
-    return [summary_of(m, code, players[m.id], counts.get(m.id, 0)) for m, code in rows]
+    last = _last_activity(session, {m.room_id for m, _ in rows if m.status == "running"})
+    return [summary_of(m, code, players[m.id], counts.get(m.id, 0), last.get(m.room_id))
+            for m, code in rows]
 
 
 def match_detail(session: Session, match_id: int) -> dict | None:
@@ -85,7 +110,9 @@ def match_detail(session: Session, match_id: int) -> dict | None:
     deals = list(session.scalars(select(DealRow).where(DealRow.match_id == match_id)
                                  .order_by(DealRow.index)))
     counts = Counter(event.data["deal"] for event in session.scalars(match_actions(match)))
-    out = summary_of(match, code, _players(session, [match_id])[match_id], len(deals))
+    last = _last_activity(session, {match.room_id}).get(match.room_id)
+    out = summary_of(match, code, _players(session, [match_id])[match_id],
+                     sum(1 for d in deals if d.over), last)
     out["teams"] = GAMES[match.game].teams
     out["deal_list"] = [
         {"index": d.index, "dealer": d.dealer, "over": d.over, "scores": d.scores,

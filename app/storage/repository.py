@@ -109,9 +109,11 @@ class RoomRepository:
                            "dealer": deal.dealer, "deck": deal.deck, "kitty": deal.kitty}),
             _event(room_id, seq, "deal", data)], on_commit=on_commit)
 
-    async def store_chat(self, room_id: int, seq: int, data: dict,
+    async def store_note(self, room_id: int, seq: int, kind: str, data: dict,
                          on_commit: Callable) -> None:
-        await self.store.write(None, [_event(room_id, seq, "chat", data)], on_commit=on_commit)
+        """Event ``seq``, of a kind that is all in its data: a chat line, a person ready for
+        the next deal."""
+        await self.store.write(None, [_event(room_id, seq, kind, data)], on_commit=on_commit)
 
     async def start_match(self, room_id: int, seq: int, number: int, game: str, options: dict,
                           players: list[tuple[int | None, str, str | None]], width: int,

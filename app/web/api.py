@@ -56,6 +56,13 @@ class Matches(BaseModel):
     matches: list[MatchSummary]
 
 
+def invite_link(settings, code: str) -> str:
+    """The link friends open: absolute from ``PUBLIC_URL`` when it is set, else the path (the
+    page puts the address it was opened at before it)."""
+    path = f"/r/{code}"
+    return settings.public_url.rstrip("/") + path if settings.public_url else path
+
+
 def parse_seat(spec: str) -> tuple[str, str | None]:
     spec = spec.strip().lower()
     if spec == "open":
@@ -96,7 +103,8 @@ async def create_room(body: CreateRoom, rooms: Registry, settings: SettingsDep):
         room = await rooms.create(body.game, body.options, seats, timer)
     except BadOptions as error:
         raise Refusal.of_engine(error) from None
-    return {"code": room.code, "invite": f"/r/{room.code}", "room": room.describe()}
+    return {"code": room.code, "invite": invite_link(settings, room.code),
+            "room": room.describe()}
 
 
 @router.get("/rooms", response_model=Rooms)

@@ -17,7 +17,7 @@ import asyncio
 from datetime import datetime
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -28,7 +28,7 @@ from engine.record import positions
 
 from ..storage import history
 from . import i18n
-from .api import finished_record, in_session
+from .api import finished_record, in_session, invite_link
 from .deps import Registry, StoreDep
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,6 +44,11 @@ def install(app: FastAPI) -> None:
     app.include_router(router)
 
 
+def is_loopback(host: str) -> bool:
+    """Whether a server listening on ``host`` can be reached from this machine only."""
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
 def page(request: Request, name: str, **context) -> HTMLResponse:
     lang = i18n.language(request)
     strings = i18n.strings(lang)
@@ -51,11 +56,16 @@ def page(request: Request, name: str, **context) -> HTMLResponse:
     def t(key: str, **values) -> str:
         return i18n.translate(lang, key, **values)
 
+    def player(p: dict) -> str:
+        """A player's name as shown: a bot's in the page's language."""
+        return t("bot.name", n=p["seat"] + 1) if p.get("bot") else p["name"]
+
     games = [{"name": g.name, "title": t("game." + g.name), "seats": g.seats, "teams": g.teams}
              for g in GAMES.values()]
-    context.update(request=request, lang=lang, t=t, games=games,
-                   strings=strings,
-                   other_lang="en" if lang == "ru" else "ru")
+    settings = request.app.state.settings
+    context.update(request=request, lang=lang, t=t, player=player, games=games,
+                   strings=strings, other_lang="en" if lang == "ru" else "ru",
+                   loopback_only=not settings.public_url and is_loopback(settings.host))
     response = templates.TemplateResponse(request, name, context)
     response.headers["Content-Language"] = lang
     return response
@@ -75,8 +85,17 @@ async def table(code: str, request: Request, rooms: Registry):
     code = code.strip().upper()
     room = await rooms.get(code)
     if room is None:
-        return page(request, "missing.html", code=code)
-    return page(request, "table.html", code=code, room=room.describe())
+        return missing(request, "missing.title", "missing.text", code=code)
+    settings = request.app.state.settings
+    return page(request, "table.html", code=code, room=room.describe(),
+                invite=invite_link(settings, code) if settings.public_url else "")
+
+
+def missing(request: Request, title: str, text: str, **values) -> HTMLResponse:
+    """The friendly page for a table or a match that is not there (404)."""
+    response = page(request, "missing.html", title=title, text=text, values=values)
+    response.status_code = 404
+    return response
 
 
 @router.get("/history", response_class=HTMLResponse, include_in_schema=False)
@@ -155,9 +174,10 @@ def chart_svg(rows: list[list[int]], labels: list[str]) -> Markup:
 async def match_page(match_id: int, request: Request, store: StoreDep):
     detail = await in_session(store, lambda s: history.match_detail(s, match_id))
     if detail is None:
-        raise HTTPException(404, f"no match {match_id}")
+        return missing(request, "missing.match_title", "missing.match_text", id=match_id)
     lang = i18n.language(request)
-    names = [p["name"] for p in detail["players"]]
+    names = [i18n.translate(lang, "bot.name", n=p["seat"] + 1) if p["bot"] else p["name"]
+             for p in detail["players"]]
     if detail.get("teams"):
         labels = [i18n.translate(lang, "team_of", a=names[0], b=names[2]),
                   i18n.translate(lang, "team_of", a=names[1], b=names[3])]

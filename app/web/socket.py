@@ -10,7 +10,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import protocol
-from ..protocol import Act, Chat, Hello, Ping, Refusal, Rematch, Standin
+from ..protocol import Act, Chat, Hello, Next, Ping, Refusal, Rematch, Standin
 from ..rooms import Connection, Room
 from .deps import Registry, SettingsDep
 
@@ -141,3 +141,5 @@ async def handle(room: Room, conn: Connection, message) -> None:
         await room.standin(conn.seat, message.seat, message.bot)
     elif isinstance(message, Rematch):
         await room.rematch(conn.seat)
+    elif isinstance(message, Next):
+        await room.ready(conn.seat)

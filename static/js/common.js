@@ -17,6 +17,9 @@ export const suitName = (suit) => t("suit." + suit);
 /** The spoken name of a card: "10 of diamonds", "десятка бубён" (for aria-label). */
 export const cardName = (card) => t("card.name", { rank: t("rankname." + card[0]), suit: t("suit_of." + card[1]) });
 
+/** A SEAT's name as shown: a bot's in the page's language (the server names it by its seat). */
+export const seatName = (seat) => (seat.kind === "bot" ? t("bot.name", { n: seat.seat + 1 }) : seat.name);
+
 /** A text span "10♦" in the card's colour. */
 export function cardText(card) {
   const span = document.createElement("span");

@@ -1,5 +1,5 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
-import { t, el, refusalText } from "./common.js";
+import { t, el, refusalText, seatName } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const CHOICES = { jack_queen: ["marjolet", "same_suit"], marriages: ["declared", "trump_only"] };
@@ -66,10 +66,10 @@ async function createRoom(ev) {
     if (!j.ok) throw new Error(refusalText(joined));
     localStorage.setItem("cardroom.name", name);
     localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: joined.token, seat: joined.seat, name }));
-    const link = location.origin + body.invite;
+    const link = /^https?:/.test(body.invite) ? body.invite : location.origin + body.invite;
     $("created-code").textContent = body.code;
     $("invite-link").value = link;
-    $("go-table").href = body.invite;
+    $("go-table").href = "/r/" + body.code;
     $("create-form").hidden = true;
     $("created").hidden = false;
   } catch (error) {
@@ -87,7 +87,7 @@ async function loadRooms() {
     list.replaceChildren();
     if (!rooms.length) list.append(el("li", { class: "muted" }, t("lobby.no_rooms")));
     for (const room of rooms) {
-      const people = room.seats.map((s) => (s.kind === "open" ? "—" : s.name)).join(", ");
+      const people = room.seats.map((s) => (s.kind === "open" ? "—" : seatName(s))).join(", ");
       const free = room.seats.filter((s) => s.kind === "open").length;
       list.append(el("li", {}, el("a", { href: "/r/" + room.code, class: "room-link" }, el("b", {}, t("game." + room.game)), " ", el("span", { class: "code" }, room.code)),
         el("span", { class: "muted" }, ` ${people} · ${t("lobby.free_seats", { n: free })}`)));

@@ -4,7 +4,7 @@ import { renderSheet } from "./sheet.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 
 const match = window.CARDROOM_MATCH;
-const names = match.players.map((p) => p.name);
+const names = match.players.map((p) => (p.bot ? t("bot.name", { n: p.seat + 1 }) : p.name));
 // The match detail says whether scores are per team, not who partners whom: partners sit
 // opposite each other, as the table's SEAT.team says.
 const teams = match.teams ? [[0, 2], [1, 3]] : null;

@@ -138,8 +138,9 @@ $("toggle-sheet").addEventListener("click", () => {
   $("toggle-sheet").setAttribute("aria-expanded", String(on));
 });
 $("copy-invite").addEventListener("click", async () => {
-  const link = location.origin + "/r/" + table.code;
-  try { await navigator.clipboard.writeText(link); toast(t("lobby.copied"), "info"); } catch { toast(link, "info"); }
+  const link = app.dataset.invite || location.origin + "/r/" + table.code;
+  const copied = t("lobby.copied") + (app.dataset.loopback ? " " + t("lobby.invite_local") : "");
+  try { await navigator.clipboard.writeText(link); toast(copied, "info"); } catch { toast(link, "info"); }
 });
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, textarea")) return;

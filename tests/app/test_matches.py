@@ -262,3 +262,81 @@ async def test_no_page_or_endpoint_shows_the_cards_of_a_running_match(server):
             leaked = shown(r.text) - before.get(path, set())
             assert not leaked, f"{url} shows {leaked}"
     assert {"/api/matches/{match_id}/record", "/api/matches/{match_id}/replay"} <= set(refused)
+
+
+async def test_bots_are_named_by_their_seats(server):
+    code = await create_room(server.http, "big_mariage", ["open", "bot:rules", "bot:random",
+                                                          "bot:rules"])
+    _, token = await join(server.http, code, "Nika", 0)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        room = (await http.get(f"/api/rooms/{code}")).json()
+        assert [s["name"] for s in room["seats"]] == ["Nika", "Bot 2", "Bot 3", "Bot 4"]
+        match = (await http.get(f"/api/matches/{room['match']['id']}")).json()
+        assert [(p["name"], p["bot"]) for p in match["players"]] == [
+            ("Nika", None), ("Bot 2", "rules"), ("Bot 3", "random"), ("Bot 4", "rules")]
+        page = (await http.get(f"/matches/{room['match']['id']}",
+                               headers={"Accept-Language": "ru"})).text
+        assert "Бот 2" in page and "Bot 2" not in page.split("CARDROOM_MATCH")[0]
+
+
+async def test_a_missing_match_has_a_page_in_the_readers_language(server):
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.get("/matches/999999", headers={"Accept-Language": "ru"})
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+        assert "Такой партии нет" in r.text and "999999" in r.text
+        r = await http.get("/r/NOPE99")
+        assert r.status_code == 404 and "NOPE99" in r.text
+
+
+async def test_a_running_match_nobody_touched_for_half_a_day_is_shown_abandoned(server):
+    from datetime import datetime, timedelta, timezone
+
+    from sqlalchemy import update
+
+    from app.storage.models import RoomEvent
+
+    name = f"gone-{secrets.token_hex(3)}"
+    code = await create_room(server.http, "black_maria", ["open", "bot:random", "bot:random"])
+    await join(server.http, code, name, 0)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        async def listed():
+            return (await http.get("/api/matches", params={"player": name})).json()["matches"]
+
+        [match] = await listed()
+        assert match["status"] == "running" and not match["abandoned"]
+        assert match["deals"] == 0  # the deal in progress is not counted
+        room_id = server.app.state.rooms.rooms[code].state.id
+        long_ago = datetime.now(timezone.utc) - timedelta(hours=13)
+        with server.app.state.store.sessions() as session, session.begin():
+            session.execute(update(RoomEvent).where(RoomEvent.room_id == room_id)
+                            .values(created=long_ago))
+        [match] = await listed()
+        assert match["status"] == "running" and match["abandoned"]
+        page = (await http.get("/history", params={"player": name})).text
+        assert "abandoned" in page
+
+
+def test_invite_links_come_from_public_url_and_say_when_only_this_machine_opens_them(
+        tmp_path_factory):
+    from tests.conftest import LiveServer, fresh_sqlite
+
+    url = fresh_sqlite(tmp_path_factory, "invites")
+    local, public = LiveServer(url), LiveServer(url, public_url="https://cards.example.org/")
+    for live in (local, public):
+        live.start()
+    try:
+        for live, invite in ((local, "/r/{}"), (public, "https://cards.example.org/r/{}")):
+            code = asyncio.run(create_room(live.http, "marjolet", ["open", "open"]))
+            r = httpx.post(f"{live.http}/api/rooms", json={"game": "marjolet"})
+            assert r.json()["invite"] == invite.format(r.json()["code"])
+            table = httpx.get(f"{live.http}/r/{code}").text
+            lobby = httpx.get(f"{live.http}/").text
+            if live is public:
+                assert f'data-invite="https://cards.example.org/r/{code}"' in table
+                assert "invite-local" not in lobby and 'data-loopback=""' in table
+            else:  # the tests' server listens on 127.0.0.1 only
+                assert 'data-invite=""' in table and 'data-loopback="yes"' in table
+                assert 'data-testid="invite-local"' in lobby
+    finally:
+        for live in (local, public):
+            live.stop()

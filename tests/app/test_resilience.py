@@ -336,9 +336,14 @@ async def test_turn_timer_plays_for_a_slow_person(server):
     await anna.until(lambda s: s["room"]["turn_seat"] == 0, timeout=10)
     assert 0 < anna.state["room"]["turn_left"] <= 1
     seq = anna.seq
-    # Anna does nothing: after a second the rules bot passes for her.
+    # Anna does nothing: after a second the rules bot passes for her, and the event says so.
     await anna.until(lambda s: s["match"]["deal"]["passed"][0], timeout=10)
     assert anna.seq > seq
+    hers = [m["event"] for m in anna.messages if m["type"] == "event"
+            and m["event"]["kind"] == "action" and m["event"]["seat"] == 0]
+    assert [e.get("timer") for e in hers] == [True]
+    stored = action_events(server, anna.state["room"]["match"]["id"])
+    assert [e.data.get("timer") for e in stored if e.data["seat"] != 0] == [None, None]
     await anna.close()
 
 

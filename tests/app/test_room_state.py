@@ -25,16 +25,18 @@ PEOPLE = [StoredSeat("human", name="anna", player_id=1, token_hash=token_hash("t
           StoredSeat("bot", bot="rules")]
 
 
-def played(actions: int, seed: int = 1):
-    """A Black Maria match (target 1) dealt from a known pack, ``actions`` random actions in:
-    the match, its deal as stored, and its actions as stored events from event 3 on (1 was the
-    match, 2 the deal), with client ids for seat 0's."""
+def played(actions: int | None, seed: int = 1, target: int = 1):
+    """A Black Maria match dealt from a known pack, ``actions`` random actions in (None: its
+    first deal to the end): the match, its deal as stored, and its actions as stored events
+    from event 3 on (1 was the match, 2 the deal), with client ids for seat 0's."""
     rng = random.Random(seed)
-    match = new_match("black_maria", {"target": 1})
+    match = new_match("black_maria", {"target": target})
     deal = match.start_deal(rng=rng)
     stored = StoredDeal(0, deal.dealer, list(deal.deck), None)
     events = []
-    for n in range(actions):
+    for n in range(10 ** 3 if actions is None else actions):
+        if deal.over:
+            break
         seat = match.to_act()[0]
         action = match.apply(seat, random_bot(match.view(seat), match.moves(seat), rng))
         events.append(StoredEvent(3 + n, "action", {
@@ -43,11 +45,12 @@ def played(actions: int, seed: int = 1):
     return match, stored, events
 
 
-def snapshot(actions: list[StoredEvent], deal: StoredDeal | None, chat=()) -> Snapshot:
+def snapshot(actions: list[StoredEvent], deal: StoredDeal | None, chat=(),
+             target: int = 1) -> Snapshot:
     seq = max([2] + [e.seq for e in actions] + [e.seq for e in chat])
-    return Snapshot(room=StoredRoom(5, "ABCDEF", "black_maria", {"target": 1}, None,
+    return Snapshot(room=StoredRoom(5, "ABCDEF", "black_maria", {"target": target}, None,
                                     "2026-12-01T00:00:00+00:00"),
-                    seats=list(PEOPLE), match=StoredMatch(7, 1, {"target": 1}),
+                    seats=list(PEOPLE), match=StoredMatch(7, 1, {"target": target}),
                     deals=[deal] if deal else [], actions=actions, seq=seq,
                     match_event_seq=1, chat=list(chat))
 
@@ -126,7 +129,7 @@ def test_what_a_seat_sees_of_an_action_and_of_the_room():
     assert stale["action"] == {"type": "pass"}  # another match's: nothing that may be hidden
     room = state.describe({0}, {"turn_left": None, "turn_seat": None})
     assert [s["connected"] for s in room["seats"]] == [True, False, True]  # a bot always is
-    assert room["seats"][2]["name"] == "rules bot" and room["match"] == {"id": 7, "number": 1}
+    assert room["seats"][2]["name"] == "Bot 3" and room["match"] == {"id": 7, "number": 1}
     assert state.seat_of_token("t1") == 1 and state.seat_of_token("t9") is None
 
 
@@ -139,7 +142,22 @@ def test_the_chat_keeps_its_last_lines():
 
 def test_a_seat_event_names_the_bot_and_the_stand_in():
     assert SeatState("bot", bot="random").event(2) == {
-        "seat": 2, "name": "random bot", "seat_kind": "bot", "bot": "random", "standin": False}
+        "seat": 2, "name": "Bot 3", "seat_kind": "bot", "bot": "random", "standin": False}
     away = SeatState("human", bot="rules", standin=True, name="boris")
     assert away.event(1)["bot"] == "rules" and away.event(1)["name"] == "boris"
     assert SeatState("human", bot="rules", name="boris").event(1)["bot"] is None
+
+
+def test_between_deals_the_people_who_asked_for_the_next_deal_are_kept_until_it_comes():
+    _, deal, events = played(None, target=1000)
+    state = RoomState(snapshot(events[:-1], deal, target=1000))
+    assert not state.between_deals  # a deal in progress: nobody can ask for the next
+    assert state.apply_tail(Tail(events=events[-1:]))  # its last card
+    assert state.between_deals and state.ready == set()
+    ready = StoredEvent(state.seq + 1, "ready", {"seat": 1, "deal": 0})
+    assert state.apply_tail(Tail(events=[ready]))
+    assert state.ready == {1} and state.describe(set(), {})["ready"] == [1]
+    stale = StoredEvent(state.seq + 1, "ready", {"seat": 0, "deal": 3})
+    assert not state.apply_tail(Tail(events=[stale]))  # not the deal that just ended
+    state.deal_started(state.seq + 1, StoredDeal(1, 1, list(deal.deck), None))
+    assert state.ready == set() and not state.between_deals

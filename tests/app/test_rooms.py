@@ -30,16 +30,23 @@ class Seat:
 
 
 @pytest.fixture
-async def table(tmp_path):
-    """A Black Maria room to one deal, three people connected: (room, seats, tokens)."""
+def options():
+    """The table's match options and settings (a test may ask for others)."""
+    return {"target": 1}, {"deal_pause": 0}
+
+
+@pytest.fixture
+async def table(tmp_path, options):
+    """A Black Maria room, three people connected: (room, seats, tokens)."""
     from app.storage.migrate import upgrade
 
     url = f"sqlite:///{tmp_path}/rooms.db"
     upgrade(url)
-    settings = Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0)
+    match_options, more = options
+    settings = Settings(database_url=url, bot_delay=0, room_idle=0, **more)
     store = Store(url)
     rooms = RoomRegistry(settings, RoomRepository(store))
-    room = await rooms.create("black_maria", {"target": 1}, [("open", None)] * 3, None)
+    room = await rooms.create("black_maria", match_options, [("open", None)] * 3, None)
     seats, tokens = [], []
     for i in range(3):
         _, token = await room.join(f"p{i}", i)
@@ -136,3 +143,30 @@ async def test_every_seat_gets_the_state_of_its_own_seat(table):
             hands = states[-1]["match"]["deal"]["hands"]
             assert [i for i, hand in enumerate(hands) if hand is not None] == \
                 ([] if viewer is None else [viewer])
+
+
+@pytest.mark.parametrize("options", [({"target": 1000}, {"deal_pause": 3600})])
+async def test_the_next_deal_comes_once_every_person_at_the_table_asked_for_it(table):
+    """A deal's summary stays (an hour here) until each person connected to a seat asked for
+    the next deal; a person who left is not waited for."""
+    from app.protocol import Refusal
+
+    room, seats, tokens = table
+    with pytest.raises(Refusal) as refused:
+        await room.ready(0)  # the deal is not over
+    assert refused.value.reason == "no_deal_to_close"
+    state = room.state
+    while state.match.current is not None:
+        await act(room, seats)
+    assert state.between_deals and seats[0].state["room"]["deal_left"] > 3000
+    await room.ready(1)
+    await room.ready(1)  # twice: nothing more
+    assert seats[0].state["room"]["ready"] == [1]
+    assert [m["event"]["kind"] for m in seats[0].messages[-2:]] == ["action", "ready"]
+    room.detach(seats[2].conn)  # gone: not waited for
+    await room.ready(0)
+    await settled(room, lambda: len(state.match.deals) == 2, "dealt the next deal")
+    assert state.ready == set() and seats[0].state["room"]["ready"] == []
+    with pytest.raises(Refusal) as refused:
+        await room.ready(None)
+    assert refused.value.code == "not_seated"

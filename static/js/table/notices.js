@@ -1,6 +1,6 @@
 // What the table tells the person besides the felt: a toast for a moment (refusals, hints), and
 // short sentences for screen readers in the polite live region #announce.
-import { t, cardName } from "../common.js";
+import { t, cardName, seatName } from "../common.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,7 +29,7 @@ export function announce(text) {
  * seat to a bot or came back, a new deal or match. `state`: the STATE before the event. */
 export function announceEvent(ev, state) {
   const seats = state.room.seats;
-  const nameOf = (s) => (seats[s] && seats[s].name) || t("lobby.seat_n", { n: s + 1 });
+  const nameOf = (s) => (seats[s] && seatName(seats[s])) || t("lobby.seat_n", { n: s + 1 });
   if (ev.kind === "action" && ev.action && ev.action.type === "play" && ev.action.card && ev.seat !== state.you.seat) {
     announce(t("announce.played", { name: nameOf(ev.seat), card: cardName(ev.action.card) }));
   } else if (ev.kind === "seat") {

@@ -1,7 +1,7 @@
 // The table page's one state: what the server said last (STATE, seq), this browser's seat, what
 // the person has chosen and not sent yet, and a finished trick held in the middle for a moment.
 // Game facts (seats, teams) are read from STATE (docs/protocol.md ROOM and SEAT), never assumed.
-import { t } from "../common.js";
+import { t, seatName } from "../common.js";
 
 const app = document.getElementById("table-app");
 const SEAT_KEY = "cardroom.seat." + app.dataset.code;
@@ -32,8 +32,9 @@ export function saveSeat(seat) {
 }
 
 /** The names by seat ("empty seat" for a free one). */
+/** Each seat's name as shown: a person's, a bot's in the page's language, or "free seat". */
 export function seatNames(state) {
-  return state.room.seats.map((s) => s.name || t("seat.empty"));
+  return state.room.seats.map((s) => seatName(s) || t("seat.empty"));
 }
 
 /** The partnerships from each SEAT's `team` ([[0, 2], [1, 3]]), or null: everyone plays alone. */
