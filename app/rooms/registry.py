@@ -64,7 +64,8 @@ class RoomRegistry:
                     heard = self._loading_heard.pop(code)
                 if snap is None:
                     return None
-                room = self.rooms[code] = Room(self, snap)
+                room = self.rooms[code] = Room(snap, self.settings, self.repository,
+                                               self.broadcaster)
                 room.driver.ensure()
                 logs.event("room_loaded", code, seq=room.state.seq, match=room.state.match_id)
                 if heard > room.state.seq:  # stored by another process after the snapshot

@@ -38,11 +38,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class Room:
-    def __init__(self, registry, snap: Snapshot):
-        self.registry = registry
-        self.settings = registry.settings
-        self.repository = registry.repository
-        self.broadcaster = registry.broadcaster
+    """One table, after boardgame.io's ``Master(game, storage, transport)``: the game's state
+    (:class:`RoomState`), its storage (the repository) and its transports (the connections
+    here, the broadcaster to other processes)."""
+
+    def __init__(self, snap: Snapshot, settings, repository, broadcaster):
+        self.settings, self.repository, self.broadcaster = settings, repository, broadcaster
         self.code, self.game = snap.room.code, snap.room.game
         self.lock = asyncio.Lock()
         self.state = RoomState(snap)
