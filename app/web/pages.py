@@ -131,8 +131,9 @@ def cumulative(detail: dict) -> list[list[int]]:
     return rows
 
 
-def chart_svg(rows: list[list[int]], labels: list[str]) -> Markup:
-    """The cumulative scores as an inline SVG line chart (one line per seat or team)."""
+def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
+    """The cumulative scores as an inline SVG line chart (one line per seat or team), named for
+    screen readers by `title` and the final totals."""
     width, height, pad, right = 760, 260, 40, 160
     values = [v for r in rows for v in r] or [0]
     low, high = min(0, min(values)), max(1, max(values))
@@ -145,8 +146,11 @@ def chart_svg(rows: list[list[int]], labels: list[str]) -> Markup:
         return height - pad - (height - 2 * pad) * (v - low) / (high - low)
 
     colours = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
+    finals = ", ".join(f"{labels[s] if s < len(labels) else s} {v}"
+                       for s, v in enumerate(rows[-1] if rows else []))
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
              f'xmlns="http://www.w3.org/2000/svg">',
+             f'<title>{Markup.escape(title)}: {Markup.escape(finals)}</title>',
              f'<line x1="{pad}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
              f'class="axis"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" class="axis"/>',
@@ -185,7 +189,7 @@ async def match_page(match_id: int, request: Request, store: StoreDep):
         labels = names
     rows = cumulative(detail)
     return page(request, "match.html", match=detail, labels=labels, running=rows[1:],
-                chart=chart_svg(rows, labels))
+                chart=chart_svg(rows, labels, i18n.translate(lang, "match.chart")))
 
 
 @router.get("/rules", response_class=HTMLResponse, include_in_schema=False)
