@@ -40,6 +40,7 @@ export function cardEl(card, opts = {}) {
   const el = document.createElement(opts.button ? "button" : "div");
   if (opts.button) el.type = "button";
   el.className = "card";
+  if (!opts.button) el.setAttribute("role", "img"); // a picture named by its aria-label
   if (!card || opts.back) {
     el.classList.add("back");
     el.setAttribute("aria-label", t("card.back"));
