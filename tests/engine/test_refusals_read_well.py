@@ -155,3 +155,47 @@ def test_big_mariage_trump_call_on_a_card_that_cannot_call_is_refused_with_the_r
             break
     assert refusal(match, first, {"type": "play", "card": lone[0], "trump": True}) == \
         "you can only call trumps when leading a king or queen of a marriage you hold"
+
+
+def _big_mariage_at_the_kitty(rng):
+    """A Big Mariage deal whose first bidder won the bidding at 60: (match, deal, declarer)."""
+    match = new_match("big_mariage")
+    deal = match.start_deal(rng=rng)
+    first = match.to_act()[0]
+    match.apply(first, {"type": "bid", "value": 60})
+    for _ in range(3):
+        match.apply(match.to_act()[0], {"type": "pass"})
+    return match, deal, first
+
+
+def test_big_mariage_give_and_contract_refusals():
+    import random
+
+    match, deal, declarer = _big_mariage_at_the_kitty(random.Random(3))
+    card = deal.hands[declarer][0]
+    assert refusal(match, declarer, {"type": "give", "card": card, "to": declarer}) == \
+        "you give your cards to the other three players, not to yourself"
+    for to in [s for s in range(4) if s != declarer]:
+        match.apply(declarer, {"type": "give", "card": deal.hands[declarer][0], "to": to})
+    assert refusal(match, declarer, {"type": "contract", "value": 62}) == \
+        "a contract must be a multiple of 5"
+    assert refusal(match, declarer, {"type": "contract", "value": 405}) == \
+        "a contract cannot be higher than 400"
+
+
+def test_big_mariage_trump_call_is_listed_with_its_seat_card_suit_and_trick():
+    import random
+
+    rng = random.Random(5)
+    while True:
+        match, deal, declarer = _big_mariage_at_the_kitty(rng)
+        for to in [s for s in range(4) if s != declarer]:
+            match.apply(declarer, {"type": "give", "card": deal.hands[declarer][0], "to": to})
+        match.apply(declarer, {"type": "contract", "value": 60})
+        hand = deal.hands[declarer]
+        suits = [c[1] for c in hand if c[0] == "K" and "Q" + c[1] in hand]
+        if suits:
+            break
+    match.apply(declarer, {"type": "play", "card": "Q" + suits[0], "trump": True})
+    assert deal.view(None)["trump_calls"] == [
+        {"seat": declarer, "card": "Q" + suits[0], "suit": suits[0], "trick": 0}]
