@@ -134,18 +134,21 @@ class MarjoletDeal(TrickDeal):
         if phase == "play":  # the stock phase: any card
             return {"play": hand[:]}
         if phase == "window":
-            held = set(hand)
-            table, scored = self.table, self.scored
             result = {}
-            declare = [list(table[key][0]) for key in filter(held.issuperset, table)
-                       if key not in scored]
+            declare = [cards for cards, _, _ in self.declarable(hand)]
             if declare:
                 result["declare"] = declare
-            if self.dix in held:  # the turn-up is on the table in every window
+            if self.dix in hand:  # the turn-up is on the table in every window
                 result["exchange"] = {}
             result["draw"] = {}
             return result
         return {"play": self.forced_cards(hand) or hand[:]}
+
+    def declarable(self, hand: list[str]) -> list[tuple[list[str], str, int]]:
+        """The combinations ``hand`` holds that were never scored: (cards, name, points)."""
+        held, table, scored = set(hand), self.table, self.scored
+        return [(list(table[key][0]), table[key][1], table[key][2])
+                for key in filter(held.issuperset, table) if key not in scored]
 
     def forced_cards(self, hand: list[str]) -> list[str]:
         """The cards of ``hand`` the rules restrict a play to now: for the second player of an
@@ -326,7 +329,12 @@ class MarjoletDeal(TrickDeal):
         return view
 
     def private_view(self, viewer: Viewer) -> dict:
-        return {"hands": self.hands_view(viewer)}
+        view = {"hands": self.hands_view(viewer)}
+        if viewer == self.turn and self.phase == "window":
+            # what each declaration of ``moves`` scores, for a page to say it on its button
+            view["declarable"] = [{"cards": cards, "name": name, "points": points}
+                                  for cards, name, points in self.declarable(self.hands[viewer])]
+        return view
 
 
 def _jack_queen(value) -> bool:

@@ -249,6 +249,27 @@ def test_combination_values(cards, points):
          "points": points}]
 
 
+def test_the_window_view_says_what_each_declaration_scores():
+    # Hearts trumps: after a won trick, seat 0's view names each combination its moves offer,
+    # with its points (the page's Declare buttons say them); nobody else's view has them.
+    m, d = start(["KS", "QS", "QH", "QD", "QC", "JH"], ["7S", "8S", "9S", "7C", "8C", "9C"], "8H")
+    assert "declarable" not in d.view(0)
+    trick(m, 0, "QC", "7C")
+    offered = d.view(0)["declarable"]
+    assert [o["cards"] for o in offered] == m.moves(0)["declare"]
+    assert sorted((sorted(o["cards"]), o["name"], o["points"]) for o in offered) == [
+        (["JH", "QD"], "marjolet and queen of diamonds", 20),
+        (["JH", "QH"], "marjolet and queen of trumps", 40),
+        (["JH", "QS"], "marjolet and queen of spades", 20),
+        (["KS", "QS"], "marriage in spades", 20)]
+    for viewer in (1, None, EVERYONE):
+        assert "declarable" not in d.view(viewer)
+    act(m, 0, "declare", cards=["JH", "QH"])
+    assert ["JH", "QH"] not in [o["cards"] for o in d.view(0)["declarable"]]
+    act(m, 0, "draw")
+    assert "declarable" not in d.view(0)
+
+
 def test_worked_example_of_the_rules():
     """Diamonds trumps: K♠–Q♠ 20; next win Q♠–J♦ 20 (40 in all); later Q♦–J♦ 40; Q♠–J♦ again
     is refused."""
