@@ -55,6 +55,17 @@ def live(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def paused(tmp_path_factory):
+    """A live server whose deal summaries stay on the table for a minute, unless everyone at
+    the table asks for the next deal: deal boundaries a test steps over with "Next deal"."""
+    from tests.conftest import LiveServer, fresh_sqlite
+
+    server = LiveServer(fresh_sqlite(tmp_path_factory, "pauseddb"), deal_pause=60).start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="package")
 def browser():
     reason = _unavailable()

@@ -4,13 +4,17 @@ import { t, cardName, seatName } from "../common.js";
 
 const $ = (id) => document.getElementById(id);
 
-export function toast(text, kind = "error") {
+// How long a toast stays (a test may shorten it before the page loads).
+const TOAST_MS = window.CARDROOM_TOAST_MS ?? 4000;
+
+/** Shows `content` (text or nodes, never HTML) for a moment; `kind`: "error" or "info". */
+export function toast(content, kind = "error") {
   const box = $("toast");
-  box.textContent = text;
+  box.replaceChildren(...[content].flat());
   box.className = "toast " + kind;
   box.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+  toast.timer = setTimeout(() => { box.hidden = true; }, TOAST_MS);
 }
 
 // Several sentences said in one moment (a trick won, then whose turn) are read together.
