@@ -47,6 +47,8 @@ _PACK = Pack("ATKQJ987")
 _POINTS = {card: CARD_POINTS[card[0]] for card in _PACK.cards}
 #: Every legal bid or contract value, ascending; a slice of it is a legal range.
 _VALUES = list(range(MIN_BID, MAX_BID + 1, BID_STEP))
+#: Valid kitty positions in the pack, for a deal built from a view (where they play no part).
+_SOME_KITTY = [1, 3, 5, 7]
 
 
 def round_defence(points: int) -> int:
@@ -87,6 +89,7 @@ class BigMariageDeal(TrickDeal):
         "give": {"card": CARD, "to": INTEGER},
         "contract": {"value": INTEGER},
     })
+    changing = (*TrickDeal.changing, "given", "marriage_points", "card_points")
 
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
@@ -112,6 +115,40 @@ class BigMariageDeal(TrickDeal):
         self.trump_calls: tuple = ()  # ({"seat", "card", "suit", "trick"}, ...)
         self.tricks_played = 0
         self.final: tuple[int, int] | None = None
+
+    @classmethod
+    def from_view(cls, options: dict, view: dict, hands: list[list[str]],
+                  kitty: list[str] | None = None) -> BigMariageDeal:
+        """The deal at the position ``view`` (a seat's view of the deal) shows, with the cards
+        that seat cannot see placed as chosen: ``hands``, every seat's hand now, and during the
+        bidding ``kitty``, the four kitty cards. A determinization, for search: it plays on by
+        the very rules of the deal it stands for, from here (its action log starts empty; what
+        no rule needs and the view does not show, such as a give the seat did not see or the
+        kitty of another declarer, stays unknown: None, and no kitty)."""
+        known = list(kitty) if view["phase"] == "bidding" else list(view["kitty"] or ())
+        deck = [card for card in _PACK.cards if card not in known]
+        for position, card in zip(_SOME_KITTY, known):
+            deck.insert(position, card)
+        deal = cls(options, view["dealer"], deck, _SOME_KITTY)
+        deal.kitty_cards = tuple(known)  # none when the seat never saw the kitty
+        deal.restore_tricks(view, hands)
+        deal.phase = view["phase"]
+        deal.bids = tuple((seat, bid) for seat, bid in view["bids"])
+        deal.passed = sum(1 << seat for seat, bid in deal.bids if bid == "pass")
+        deal.high_bid, deal.high_bidder = view["high_bid"], view["high_bidder"]
+        deal.declarer, deal.contract = view["declarer"], view["contract"]
+        deal.given = {give["to"]: give["card"] for give in view["gives"]}
+        deal.marriages = tuple(dict(m) for m in view["marriages"])
+        for marriage in deal.marriages:
+            deal.marriage_points[marriage["seat"] % 2] += marriage["points"]
+        deal.trump_calls = tuple(dict(c) for c in view["trump_calls"])
+        deal.tricks_played = len(deal.finished)
+        for cards, _, winner in deal.finished:
+            deal.card_points[winner % 2] += card_points(cards)
+        if deal.phase == "over":
+            deal.over, deal.final = True, tuple(view["scores"])
+        deal.check_every_card_once(*(kitty if deal.phase == "bidding" else ()))
+        return deal
 
     # -- whose turn, what they may do -----------------------------------------------------------
 

@@ -27,6 +27,7 @@ class BlackMariaDeal(TrickDeal):
     seats = 3
     pack = PACK
     schema = Schema({"pass": {"cards": CARDS}, "play": {"card": CARD}})
+    changing = (*TrickDeal.changing, "passes", "to_pass", "received", "penalties")
 
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
@@ -39,6 +40,33 @@ class BlackMariaDeal(TrickDeal):
         self.received: list[list[str] | None] = [None, None, None]
         #: Each seat's penalty points so far: its captured cards', added up trick by trick.
         self.penalties = [0, 0, 0]
+
+    @classmethod
+    def from_view(cls, options: dict, view: dict, hands: list[list[str]],
+                  passes: list[list[str] | None] | None = None) -> BlackMariaDeal:
+        """The deal at the position ``view`` (a seat's view of the deal) shows, with the cards
+        that seat cannot see placed as chosen: ``hands``, every seat's hand now, and while the
+        passing lasts ``passes``, the cards each seat that has passed chose (None for the
+        others). A determinization, for search: it plays on by the very rules of the deal it
+        stands for, from here (its action log starts empty; what no rule needs and the view
+        does not show, such as the other seats' passes once made, stays unknown: None)."""
+        deal = cls(options, view["dealer"], list(PACK.cards))
+        deal.restore_tricks(view, hands)
+        deal.phase = view["phase"]
+        if deal.phase == "pass":
+            deal.passes = [list(chosen) if done else None
+                           for chosen, done in zip(passes or [None] * 3, view["passed"])]
+            if any(p is not None and not set(p) <= set(h) for p, h in zip(deal.passes, hands)):
+                raise ValueError("a pass must come from its seat's hand")
+            deal.to_pass = [s for s in deal.to_pass if not view["passed"][s]]
+        else:
+            deal.to_pass = []
+            deal.passes = [None if p is None else list(p) for p in view["pass"]]
+            deal.received = [None if r is None else list(r) for r in view["received"]]
+        deal.penalties = list(view["scores"])
+        deal.over = deal.phase == "over"
+        deal.check_every_card_once()
+        return deal
 
     # -- turns ---------------------------------------------------------------------------------
 
@@ -129,7 +157,7 @@ class BlackMariaDeal(TrickDeal):
         return {
             "phase": self.phase,
             "dealer": self.dealer,
-            "passed": [p is not None for p in self.passes],
+            "passed": [seat not in self.to_pass for seat in range(3)],
             "scores": self.scores(),
             **self.trick_view(),
         }

@@ -64,6 +64,25 @@ class Deal:
         #: A shortcut of ``to_act``: when not None, the one seat to act (None: ask ``to_act``).
         self.turn: int | None = None
 
+    #: The attributes that change in place during a deal, which a :meth:`copy` must not share
+    #: with its original: lists, sets and dicts (each subclass adds its own).
+    changing: ClassVar[tuple[str, ...]] = ("_actors", "_actions")
+    #: Likewise, lists of such containers (a hand per seat...): each inner one is copied too.
+    changing_per_seat: ClassVar[tuple[str, ...]] = ()
+
+    def copy(self) -> Deal:
+        """An independent copy of the deal, cheap enough for search to make thousands a second:
+        what changes in place is copied (see :attr:`changing`), the rest (cards, tuples, the
+        deck and options, which no rule changes) is shared."""
+        clone = object.__new__(type(self))
+        state = clone.__dict__
+        state.update(self.__dict__)
+        for name in self.changing:
+            state[name] = state[name].copy()
+        for name in self.changing_per_seat:
+            state[name] = [inner.copy() for inner in state[name]]
+        return clone
+
     # -- what each game implements -------------------------------------------------------------
 
     def to_act(self) -> list[int]:
@@ -128,6 +147,8 @@ class TrickDeal(Deal):
     """A deal played in tricks: the current trick, who leads, what each seat has captured."""
 
     pack: ClassVar[Pack]
+    changing = (*Deal.changing, "trick", "tricks_won", "finished")
+    changing_per_seat = ("hands", "captured")
 
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
@@ -137,8 +158,33 @@ class TrickDeal(Deal):
         self.leader: int | None = None
         self.captured: list[list[str]] = [[] for _ in range(self.seats)]
         self.tricks_won = [0] * self.seats
-        self._last_trick: FinishedTrick | None = None
+        #: The finished tricks, in order.
+        self.finished: list[FinishedTrick] = []
         self.trump: str | None = None
+
+    def restore_tricks(self, view: dict, hands: list[list[str]]) -> None:
+        """Set the trick play as a view of the deal shows it (:meth:`trick_view`'s fields) and
+        the hands to ``hands``: the shared part of every game's ``from_view``."""
+        self.hands = [list(hand) for hand in hands]
+        self.finished = [(list(cards), leader, winner)
+                         for leader, winner, cards in view["past_tricks"]]
+        self.captured = [[] for _ in range(self.seats)]
+        for cards, _, winner in self.finished:
+            self.captured[winner] += cards
+        self.tricks_won = list(view["tricks_won"])
+        self.trick = [card for _, card in view["trick"]]
+        self.leader, self.turn, self.trump = view["leader"], view["turn"], view["trump"]
+
+    def check_every_card_once(self, *elsewhere: str) -> None:
+        """Refuse (ValueError) a deal built by ``from_view`` whose hands, tricks and the cards
+        ``elsewhere`` (a stock, a kitty) do not hold every card of the pack exactly once: a
+        bug of the caller, not a refusal of the rules."""
+        cards = [*elsewhere, *self.trick]
+        for hand, won in zip(self.hands, self.captured):
+            cards += hand
+            cards += won
+        if not self.pack.is_permutation(cards):
+            raise ValueError("a determinization must place every card exactly once")
 
     def require_in_hand(self, seat: int, card: str) -> None:
         """Refuse ``card`` if ``seat`` does not hold it."""
@@ -165,10 +211,11 @@ class TrickDeal(Deal):
         winner = (leader + trick_winner(trick, self.trump, self.pack.strength)) % seats
         self.captured[winner] += trick
         self.tricks_won[winner] += 1
-        self.trick = []  # the finished trick's list is kept as it is, in _last_trick
+        self.trick = []  # the finished trick's list is kept as it is, in finished
         self.leader = self.turn = winner
         # A plain tuple: a NamedTuple's __new__ is Python code, and cost 4% of a random deal.
-        done = self._last_trick = (trick, leader, winner)
+        done = (trick, leader, winner)
+        self.finished.append(done)
         return done
 
     def plays(self, trick: list[str], leader: int) -> list[list]:
@@ -179,10 +226,16 @@ class TrickDeal(Deal):
     @property
     def last_trick(self) -> dict | None:
         """The last finished trick, ``{"cards": [[seat, card], ...], "winner": seat}``."""
-        if self._last_trick is None:
+        if not self.finished:
             return None
-        cards, leader, winner = self._last_trick
+        cards, leader, winner = self.finished[-1]
         return {"cards": self.plays(cards, leader), "winner": winner}
+
+    def past_tricks(self) -> list[list]:
+        """``[[leader, winner, cards], ...]``: the finished tricks, public to all, each with its
+        cards as played (the leader's first). Search needs them: who played what shows which
+        suits a seat lacks. Compact, as views go to every connection on every action."""
+        return [[leader, winner, cards] for cards, leader, winner in self.finished]
 
     def trick_view(self) -> dict:
         """The public part of the trick play, the same for every viewer."""
@@ -191,6 +244,7 @@ class TrickDeal(Deal):
             "leader": self.leader,
             "turn": self.turn,
             "last_trick": self.last_trick,
+            "past_tricks": self.past_tricks(),
             "tricks_won": list(self.tricks_won),
             "hand_sizes": [len(h) for h in self.hands],
             "trump": self.trump,

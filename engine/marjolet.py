@@ -38,7 +38,14 @@ PACK = Pack("ATKQJ987")
 STRENGTH = PACK.strength
 STOCK_TRICKS = 10
 ALL_TRICKS = 16
+#: The turn-up's place in the pack, after the twelve cards dealt.
+TURN_UP = 12
 POINT_RANKS = "AT"
+#: Each card's points when captured: 10 an ace or a ten, else 0.
+CARD_POINTS = {card: 10 if card[0] in POINT_RANKS else 0 for card in PACK.cards}
+#: The bonus of the last trick, and of winning every end-phase trick.
+LAST_TRICK_BONUS = 10
+ALL_SIX_BONUS = 50
 
 FOUR_OF_A_KIND = {"A": (100, "four aces"), "T": (80, "four tens"), "K": (60, "four kings"),
                   "Q": (40, "four queens")}
@@ -79,6 +86,17 @@ def combination_table(trump: str, jack_queen: str) -> dict[frozenset, tuple[list
     return table
 
 
+def end_phase_follow(hand: list[str], led: str, trump: str) -> list[str]:
+    """The cards of ``hand`` the second player of an end-phase trick may play after ``led``:
+    its higher cards of the suit led if it holds any, else its cards of that suit, else its
+    trumps. Empty: any card."""
+    same = of_suit(hand, led[1])
+    if same:
+        above = STRENGTH[led]
+        return [c for c in same if STRENGTH[c] > above] or same
+    return of_suit(hand, trump)
+
+
 class MarjoletDeal(TrickDeal):
     """One deal of Marjolet. See the module docstring for the phases and conventions."""
 
@@ -90,6 +108,9 @@ class MarjoletDeal(TrickDeal):
         "exchange": {},
         "draw": {},
     })
+    changing = (*TrickDeal.changing, "end_tricks", "card_points", "points", "scored",
+                "dix_points", "dix_events", "turn_up_bonus")
+    changing_per_seat = (*TrickDeal.changing_per_seat, "shown", "combinations")
 
     def __init__(self, options, dealer, deck, kitty=None):
         super().__init__(options, dealer, deck, kitty)
@@ -97,11 +118,11 @@ class MarjoletDeal(TrickDeal):
         deck = self.deck
         self.hands[other] = deck[0:3] + deck[6:9]
         self.hands[dealer] = deck[3:6] + deck[9:12]
-        self.turn_up: str | None = deck[12]
-        self.trump = deck[12][1]
+        self.turn_up: str | None = deck[TURN_UP]
+        self.trump = deck[TURN_UP][1]
         self.dix = "7" + self.trump
         self.table = combination_table(self.trump, options["jack_queen"])
-        self.next_card = 13  # index in deck of the next face-down stock card
+        self.next_card = TURN_UP + 1  # index in deck of the next face-down stock card
         self.phase = "play"
         self.tricks_played = 0
         self.end_tricks = [0, 0]
@@ -120,6 +141,35 @@ class MarjoletDeal(TrickDeal):
         if not self.dix_live:
             self._score_dix(dealer, "turn-up")
         self.leader = self.turn = other
+
+    @classmethod
+    def from_view(cls, options: dict, view: dict, hands: list[list[str]],
+                  stock: list[str]) -> MarjoletDeal:
+        """The deal at the position ``view`` (a seat's view of the deal in progress) shows, with
+        the cards that seat cannot see placed as chosen: ``hands``, both hands now, and
+        ``stock``, the face-down stock cards in the order they will be drawn. A
+        determinization, for search: it plays on and scores by the very rules of the deal it
+        stands for, from here (its action log starts empty, and its summary does not name the
+        dix and turn-up bonuses scored before)."""
+        if view["phase"] == "over":
+            raise ValueError("a finished deal has nothing left to determinize")
+        turned_up = view["turned_up"]
+        rest = [card for card in PACK.cards if card != turned_up and card not in stock]
+        deal = cls(options, view["dealer"], rest[:TURN_UP] + [turned_up] + rest[TURN_UP:] + stock)
+        deal.next_card = len(PACK) - len(stock)
+        deal.restore_tricks(view, hands)
+        deal.phase, deal.tricks_played = view["phase"], view["tricks_played"]
+        deal.end_tricks, deal.card_points = list(view["end_tricks_won"]), list(view["card_points"])
+        deal.points = [total - cards for total, cards in zip(view["scores"], view["card_points"])]
+        deal.shown = [set(cards) for cards in view["declared"]]
+        deal.combinations = [[dict(c, cards=list(c["cards"])) for c in combinations]
+                             for combinations in view["scored_combinations"]]
+        deal.scored = {frozenset(c["cards"]) for combinations in deal.combinations
+                       for c in combinations}
+        deal.turn_up, deal.dix_live = view["turn_up"], view["dix_live"]
+        deal.exchanged_by, deal.turn_up_taker = view["exchanged_by"], view["turn_up_taken_by"]
+        deal.check_every_card_once(*stock, *([deal.turn_up] if deal.turn_up else ()))
+        return deal
 
     # -- turn and moves ------------------------------------------------------------------------
 
@@ -157,13 +207,7 @@ class MarjoletDeal(TrickDeal):
         trick = self.trick
         if not trick or self.phase != "end":
             return []
-        led = trick[0]
-        same = of_suit(hand, led[1])
-        if same:
-            strength = STRENGTH
-            above = strength[led]
-            return [c for c in same if strength[c] > above] or same
-        return of_suit(hand, self.trump)
+        return end_phase_follow(hand, trick[0], self.trump)
 
     # -- applying ------------------------------------------------------------------------------
 
@@ -191,8 +235,7 @@ class MarjoletDeal(TrickDeal):
         if done is None:
             return
         (lead, follow), _, winner = done
-        self.card_points[winner] += (10 if lead[0] in POINT_RANKS else 0) + \
-            (10 if follow[0] in POINT_RANKS else 0)
+        self.card_points[winner] += CARD_POINTS[lead] + CARD_POINTS[follow]
         self.tricks_played += 1
         if self.tricks_played <= STOCK_TRICKS:
             self.phase = "window"
@@ -280,19 +323,19 @@ class MarjoletDeal(TrickDeal):
     def scores(self) -> list[int]:
         result = [self.points[0] + self.card_points[0], self.points[1] + self.card_points[1]]
         if self.over:
-            result[self.last_trick_winner] += 10
+            result[self.last_trick_winner] += LAST_TRICK_BONUS
             for seat in (0, 1):
                 if self.end_tricks[seat] == ALL_TRICKS - STOCK_TRICKS:
-                    result[seat] += 50
+                    result[seat] += ALL_SIX_BONUS
         return result
 
     def summary(self) -> dict:
         totals = self.scores()
         seats = []
         for seat in (0, 1):
-            last = 10 if self.over and self.last_trick_winner == seat else 0
-            all_six = 50 if self.over and self.end_tricks[seat] == ALL_TRICKS - STOCK_TRICKS \
-                else 0
+            last = LAST_TRICK_BONUS if self.over and self.last_trick_winner == seat else 0
+            all_six = ALL_SIX_BONUS if self.over \
+                and self.end_tricks[seat] == ALL_TRICKS - STOCK_TRICKS else 0
             seats.append({
                 "card_points": self.card_points[seat],
                 "combinations": [dict(c, cards=list(c["cards"])) for c in self.combinations[seat]],
@@ -312,6 +355,7 @@ class MarjoletDeal(TrickDeal):
             "phase": self.phase,
             "dealer": self.dealer,
             "turn_up": self.turn_up,
+            "turned_up": self.deck[TURN_UP],
             "stock_count": (len(self.deck) - self.next_card) if self.turn_up is not None else 0,
             "tricks_played": self.tricks_played,
             "end_tricks_won": list(self.end_tricks),

@@ -724,6 +724,7 @@ def _known_to(deal, seat):
             known |= set(c["cards"])
     if deal.turn_up is not None:
         known.add(deal.turn_up)
+    known.add(deal.deck[12])  # the card turned up at the deal lay face up: public all deal
     return known
 
 
