@@ -90,16 +90,17 @@ def big_mariage_bot(view: dict, moves: dict, rng: random.Random) -> dict:
 
 def _bid(deal, seat, hand, moves):
     bids = moves.get("bid") or []
-    if not bids:
-        return {"type": "pass"}
+    if bids and would_bid(hand, seat, deal.get("high_bidder"), bids[0]):
+        return {"type": "bid", "value": bids[0]}
+    return {"type": "pass"}
+
+
+def would_bid(hand, seat: int, high_bidder: int | None, lowest: int) -> bool:
+    """Whether this bot bids ``lowest`` (rather than passes) with ``hand`` at ``seat``."""
     value = hand_value(hand)
-    high_bidder = deal.get("high_bidder")
     if high_bidder is not None and high_bidder % 2 == seat % 2:
         value -= 40  # only take over from the partner with a much stronger hand
-    lowest = bids[0]
-    if lowest <= value:
-        return {"type": "bid", "value": lowest}
-    return {"type": "pass"}
+    return lowest <= value
 
 
 def _give(deal, seat, hand, moves):

@@ -1,0 +1,145 @@
+"""Big Mariage as search sees it.
+
+What a seat knows: its hand; every card played and by whom; that a seat which did not follow
+the suit led holds none of it, and none of the trumps either if it did not trump when trumps
+were called; the marriages declared, and the other card of a marriage that called trumps, until
+played; as declarer, the kitty and where each of its gives went; in the default variant, that
+a seat without a declared marriage in a suit did not hold its king and queen together at the
+contract. During the bidding, the bids: a hand is kept more readily when it would have bid as
+the seat did by the rules bot's valuation (a hint, not a rule: people bid otherwise).
+
+Candidates: bids are a pass, the lowest bid and two jumps; a give is any card to any seat but
+that of the nines, eights and sevens of a suit only the lowest (they are alike); a contract is
+the winning bid or one of a few raises.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...big_mariage import BID_STEP, MARRIAGE_POINTS, MAX_BID, MIN_BID, BigMariageDeal
+from ...cards import SUITS
+from ..big_mariage import would_bid
+from .inference import Knowledge, tricks_seen
+from .model import Model, with_prior
+
+#: Raises above the lowest bid worth trying, and above the winning bid for the contract.
+BID_JUMPS = (0, 10, 20)
+CONTRACT_RAISES = (0, 5, 10, 15, 20, 30, 40, 60, 80, 100)
+#: How much less likely a hand is kept when a bid or pass of its seat does not fit it.
+UNLIKE_BID = 0.25
+#: Ranks without card points, alike enough that only the lowest of a suit is worth giving.
+BLANKS = "987"
+
+
+class BigMariageModel(Model):
+    game = "big_mariage"
+
+    def knowledge(self, view: dict) -> Knowledge:
+        deal, me = view["deal"], view["seat"]
+        others = [seat for seat in range(4) if seat != me]
+        tricks = tricks_seen(deal, 4)
+        played = {card for trick in tricks for _, card in trick}
+        known: dict = {seat: set() for seat in others}
+        if me == deal["declarer"]:
+            for give in deal["gives"]:
+                known[give["to"]].add(give["card"])
+        for marriage in deal["marriages"]:
+            known.get(marriage["seat"], set()).update(("K" + marriage["suit"],
+                                                        "Q" + marriage["suit"]))
+        for call in deal["trump_calls"]:  # the caller held the other card of the marriage
+            partner = ("Q" if call["card"][0] == "K" else "K") + call["suit"]
+            known.get(call["seat"], set()).add(partner)
+        known = {seat: sorted(cards - played) for seat, cards in known.items()}
+        voids = _voids(tricks, deal["trump_calls"])
+        sizes = {seat: deal["hand_sizes"][seat] for seat in others}
+        if deal["phase"] == "bidding":
+            known["kitty"], sizes["kitty"] = [], 4
+        seen = played.union(deal["hands"][me], *known.values())
+        unseen = {card: tuple(p for p in sizes if card[1] not in voids.get(p, ()))
+                  for card in BigMariageDeal.pack.cards if card not in seen}
+        return Knowledge(known, sizes, unseen)
+
+    def plausible(self, view: dict, placement: dict, rng: random.Random) -> bool:
+        deal = view["deal"]
+        if deal["phase"] == "bidding":
+            return rng.random() < _bids_likelihood(deal["bids"], placement)
+        if deal["phase"] in ("play", "over") and deal["variant"] == "declared":
+            return not _undeclared_marriage(view, placement)
+        return True
+
+    def determinize(self, view: dict, placement: dict, rng: random.Random) -> BigMariageDeal:
+        deal, me = view["deal"], view["seat"]
+        hands = [placement.get(seat) for seat in range(4)]
+        hands[me] = deal["hands"][me]
+        return BigMariageDeal.from_view(view["options"], deal, hands, placement.get("kitty"))
+
+    def candidates(self, view: dict, moves: dict, prior) -> list:
+        if "bid" in moves:
+            lowest = moves["bid"][0]
+            bids = [{"type": "bid", "value": lowest + jump} for jump in BID_JUMPS
+                    if lowest + jump in moves["bid"]]
+            return with_prior(prior, [{"type": "pass"}, *bids], self.parse)
+        if "give" in moves:
+            cards = moves["give"]["cards"]
+            lowest_blank = {suit: max((c for c in cards if c[1] == suit and c[0] in BLANKS),
+                                      key=lambda c: BLANKS.index(c[0]), default=None)
+                            for suit in SUITS}
+            worth = [c for c in cards if c[0] not in BLANKS or lowest_blank[c[1]] == c]
+            return with_prior(prior, [{"type": "give", "card": c, "to": to}
+                                      for c in worth for to in moves["give"]["to"]], self.parse)
+        if "contract" in moves:
+            lowest = moves["contract"][0]
+            return with_prior(prior, [{"type": "contract", "value": lowest + raised}
+                                      for raised in CONTRACT_RAISES
+                                      if lowest + raised in moves["contract"]], self.parse)
+        return super().candidates(view, moves, prior)
+
+    def outcome(self, scores: list[int], seat: int) -> float:
+        return scores[seat % 2] - scores[1 - seat % 2]
+
+
+def _voids(tricks: list, calls: list) -> dict[int, set[str]]:
+    """The suits each seat has shown it lacks: the suit led when it did not follow, and the
+    trumps of the time when it neither followed nor trumped."""
+    voids: dict[int, set[str]] = {seat: set() for seat in range(4)}
+    for number, trick in enumerate(tricks):
+        trump = None
+        for call in calls:  # a call takes effect with the lead of its trick
+            if call["trick"] <= number:
+                trump = call["suit"]
+        led = trick[0][1][1]
+        for seat, card in trick[1:]:
+            if card[1] != led:
+                voids[seat].add(led)
+                if trump is not None and card[1] != trump:
+                    voids[seat].add(trump)
+    return voids
+
+
+def _undeclared_marriage(view: dict, placement: dict) -> bool:
+    """Whether a seat of ``placement`` held at the contract a king and queen it did not declare
+    (its hand then: its cards now and those it played since)."""
+    deal, me = view["deal"], view["seat"]
+    held = {seat: set(cards) for seat, cards in placement.items() if seat != "kitty"}
+    for trick in tricks_seen(deal, 4):
+        for seat, card in trick:
+            if seat in held:
+                held[seat].add(card)
+    declared = {(m["seat"], m["suit"]) for m in deal["marriages"]}
+    return any("K" + suit in cards and "Q" + suit in cards and (seat, suit) not in declared
+               for seat, cards in held.items() if seat != me for suit in MARRIAGE_POINTS)
+
+
+def _bids_likelihood(bids: list, placement: dict) -> float:
+    """How well the bids so far fit the hands of ``placement``: 1 when each bid and pass is
+    what the rules bot would have done with that hand, less for each one it would not."""
+    likelihood, high_bidder, lowest = 1.0, None, MIN_BID
+    for seat, bid in bids:
+        hand = placement.get(seat)
+        if hand is not None and lowest <= MAX_BID \
+                and would_bid(hand, seat, high_bidder, lowest) == (bid == "pass"):
+            likelihood *= UNLIKE_BID
+        if bid != "pass":
+            high_bidder, lowest = seat, bid + BID_STEP
+    return likelihood

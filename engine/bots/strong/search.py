@@ -1,0 +1,95 @@
+"""Determinized Monte Carlo search: the strong bot's way of choosing an action.
+
+For one decision, search samples deals consistent with what the seat knows (determinizations),
+and in each plays every candidate action out to the end of the deal, every seat then playing as
+the rules bot does (or as an exact solver of the last tricks, where the model has one). All
+candidates are played out in the same determinizations with the same random numbers, so that
+their comparison is not blurred by the luck of the sample. The budget is shared out by
+*sequential halving*: in each round every remaining candidate gets as many play-outs, and the
+worse half is dropped, so that most play-outs go to telling the good candidates apart. The
+best average wins; on a tie, or when no play-out finished in time, the rules bot's choice.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ...actions import Action
+from ...core import Deal
+from .model import Model
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much to search: ``simulations`` play-outs in all (deterministic given the random
+    numbers), or ``seconds`` on ``clock`` (anytime: the best so far when time is up)."""
+
+    simulations: int | None = None
+    seconds: float | None = None
+    clock: Callable[[], float] = time.perf_counter
+
+    def __post_init__(self):
+        if (self.simulations is None) == (self.seconds is None):
+            raise ValueError("search by simulations or by seconds, not both")
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Budget) -> Action:
+    """The action search finds best for ``view``'s seat, among ``moves``."""
+    deadline = None if budget.seconds is None else budget.clock() + budget.seconds
+    prior = model.parse(model.policy(view, moves, random.Random(0)))
+    candidates = model.candidates(view, moves, prior)
+    if len(candidates) == 1:
+        return candidates[0]
+    knowledge = model.knowledge(view)
+    worlds = model.worlds(view, knowledge, rng)
+    rounds = math.ceil(math.log2(len(candidates)))
+    if not knowledge.unseen:  # nothing hidden: one determinization tells all
+        rounds, budget = 1, Budget(simulations=len(candidates))
+    totals = [0.0] * len(candidates)
+    alive = list(range(len(candidates)))
+    seat, options = view["seat"], view["options"]
+    played = 0  # determinizations every alive candidate was played out in
+    try:
+        for done in range(rounds):
+            if budget.simulations is not None:
+                count = max(1, budget.simulations // rounds // len(alive))
+                round_over = lambda n, count=count: n >= count  # noqa: E731
+            else:
+                end = budget.clock() + (deadline - budget.clock()) / (rounds - done)
+                round_over = lambda n, end=end: n and budget.clock() >= end  # noqa: E731
+            n = 0
+            while not round_over(n):
+                world, seed = next(worlds), rng.getrandbits(32)
+                results = [play_out(model, world, seat, candidates[i], options, seed,
+                                     budget.clock, deadline) for i in alive]
+                for i, result in zip(alive, results):
+                    totals[i] += result
+                n += 1
+            played += n
+            if done < rounds - 1:
+                alive.sort(key=lambda i: -totals[i])  # stable: on a tie, the earlier first
+                alive = sorted(alive[:math.ceil(len(alive) / 2)])
+    except _OutOfTime:
+        pass  # the determinization in progress is dropped: its play-outs are not all there
+    if not played:
+        return candidates[0]
+    return candidates[max(alive, key=lambda i: (totals[i], -i))]
+
+
+def play_out(model: Model, world: Deal, seat: int, action: Action, options: dict, seed: int,
+              clock, deadline: float | None) -> float:
+    """The outcome for ``seat`` of ``action`` in ``world``, the deal then played out."""
+    if deadline is not None and clock() >= deadline:
+        raise _OutOfTime
+    deal = world.copy()
+    deal.apply(seat, action)
+    model.play_out(deal, options, random.Random(seed))
+    return model.outcome(deal.scores(), seat)

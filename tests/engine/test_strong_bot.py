@@ -1,0 +1,222 @@
+"""The strong bot: it plays legally everywhere, decides from its seat's view alone (every card
+it cannot see is placed where it may really be, and no other placement changes its choice),
+finds the right play in hand-made end positions, answers when its time is up, and pickles for a
+process pool."""
+
+import copy
+import pickle
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import GAMES, new_match
+from engine.black_maria import penalty
+from engine.bots import bot_for
+from engine.bots.heuristic import HEURISTIC_BOTS
+from engine.bots.strong import MODELS, think
+from engine.bots.strong.search import Budget, choose
+from engine.cards import SUITS
+from engine.core import expand_moves
+from tests.engine.test_marjolet import end_phase_match
+
+GAME_NAMES = sorted(GAMES)
+
+
+def position(game: str, seed: int):
+    """A position of a deal the rules bots play, stopped at a random action: (match, seat)."""
+    rng = random.Random(seed)
+    match = new_match(game, {"target": 10 ** 6})
+    match.start_deal(rng=rng)
+    rules = HEURISTIC_BOTS[game]
+    stop = rng.randrange(60)
+    for _ in range(stop):
+        seat = match.to_act()[0]
+        match.apply(seat, rules(match.view(seat), match.moves(seat), rng))
+        if match.current is None:  # the deal ended first: start again, stop sooner
+            match = new_match(game, {"target": 10 ** 6})
+            match.start_deal(rng=rng)
+    return match, match.to_act()[0]
+
+
+def true_placement(game: str, deal, seat: int) -> dict:
+    """Where the cards ``seat`` cannot see really are."""
+    placement = {s: deal.hands[s] for s in range(deal.seats) if s != seat}
+    if game == "marjolet":
+        placement["stock"] = deal.deck[deal.next_card:] if deal.turn_up else []
+    if game == "big_mariage" and deal.phase == "bidding":
+        placement["kitty"] = list(deal.kitty_cards)
+    return placement
+
+
+def legal(moves: dict) -> list[dict]:
+    """The legal actions, each in the form :func:`normal` gives."""
+    return [normal(a) for a in expand_moves(moves)]
+
+
+def normal(action: dict) -> dict:
+    """``action`` as a plain dict, the cards of a pass sorted (their order means nothing)."""
+    if "cards" in action:
+        return {**action, "cards": sorted(action["cards"])}
+    return dict(action)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+@given(game=st.sampled_from(GAME_NAMES), seed=st.integers(0, 2 ** 32 - 1))
+def test_what_the_seat_cannot_see_never_changes_the_choice(game, seed):
+    match, seat = position(game, seed)
+    deal, view, moves = match.current, match.view(seat), match.moves(seat)
+    model = MODELS[game]
+    knowledge = model.knowledge(view)
+    # The cards really are where the seat's knowledge allows them to be...
+    truth = true_placement(game, deal, seat)
+    assert knowledge.sizes == {place: len(cards) for place, cards in truth.items()}
+    for place, cards in knowledge.known.items():
+        assert set(cards) <= set(truth[place]), (place, cards)
+    where = {card: place for place, cards in truth.items() for card in cards}
+    for card, places in knowledge.unseen.items():
+        assert where[card] in places, (card, places)
+    # ...and a deal with them placed otherwise, as that knowledge allows, looks the same to it
+    rng = random.Random(seed)
+    other = model.determinize(view, knowledge.sample(rng), rng)
+    assert other.view(seat) == deal.view(seat)
+    # so that the bot, searching a fixed number of play-outs, chooses the same from either.
+    bot = bot_for(game, "strong", simulations=24)
+    chosen = bot(view, moves, random.Random(seed))
+    assert normal(chosen) in legal(moves)
+    other_view = copy.deepcopy({**view, "deal": other.view(seat)})
+    assert bot(other_view, copy.deepcopy(moves), random.Random(seed)) == chosen
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_strong_bots_play_whole_deals_legally(game):
+    rng = random.Random(7)
+    bot = bot_for(game, "strong", simulations=6)
+    for _ in range(2):
+        match = new_match(game, {"target": 10 ** 6})
+        match.start_deal(rng=rng)
+        while match.current is not None:
+            seat = match.to_act()[0]
+            moves = match.moves(seat)
+            action = bot(match.view(seat), moves, rng)
+            assert normal(action) in legal(moves)
+            match.apply(seat, action)
+
+
+# -- hand-made end positions -----------------------------------------------------------------
+
+def late_position(game: str, hands: list[list[str]], trick: list, leader: int, **fields):
+    """A deal of ``game`` in play with ``hands`` left and ``trick`` led by ``leader``, every
+    other card played before in tricks of one suit each, all led and won by ``leader`` (so
+    nobody has shown a void), built from a view with ``fields`` added."""
+    deal_type = GAMES[game].deal_type
+    seats = deal_type.seats
+    left = {card for hand in hands for card in hand} | {card for _, card in trick}
+    past = []
+    for suit in SUITS:
+        cards = [c for c in deal_type.pack.cards if c[1] == suit and c not in left]
+        assert len(cards) % seats == 0, suit
+        past += [[leader, leader, cards[i:i + seats]] for i in range(0, len(cards), seats)]
+    view = {"dealer": (leader - 1) % seats, "phase": "play", "past_tricks": past,
+            "tricks_won": [len(past) if s == leader else 0 for s in range(seats)],
+            "trick": [list(play) for play in trick], "leader": leader,
+            "turn": (leader + len(trick)) % seats, "trump": None, **fields}
+    options = GAMES[game].check_options({"marriages": "trump_only"} if game == "big_mariage"
+                                        else {})
+    return deal_type.from_view(options, view, hands), options
+
+
+def strong_choice(game: str, deal, options: dict, seat: int, simulations: int = 60) -> dict:
+    view = {"game": game, "seat": seat, "options": options, "deal": deal.view(seat)}
+    return dict(bot_for(game, "strong", simulations=simulations)(
+        view, deal.moves(seat), random.Random(1)))
+
+
+def test_marjolet_it_plays_the_end_phase_for_all_six_tricks():
+    # Hearts are trumps (seat 1 took the 9 of hearts); seat 0 wins all six by drawing the
+    # trump first; leading the 7 of clubs first, it would lose that trick to the 9.
+    match, deal = end_phase_match(["AH", "TH", "KH", "AS", "AD", "7C"],
+                                  ["7S", "8S", "9S", "7D", "8D", "9H"])
+    rules = HEURISTIC_BOTS["marjolet"]
+    strong = bot_for("marjolet", "strong", simulations=40)
+    rng = random.Random(2)
+    while match.current is not None:
+        seat = match.to_act()[0]
+        bot = strong if seat == 0 else rules
+        match.apply(seat, bot(match.view(seat), match.moves(seat), rng))
+    assert deal.end_tricks == [6, 0]
+
+
+def test_black_maria_it_ducks_under_the_queen_of_spades():
+    # Seat 1 led the 5 of spades, seat 2 played the queen; seat 0, last, holds the king and
+    # the 2: the king would take 23 points, the 2 leaves the queen to seat 2.
+    deal, options = late_position(
+        "black_maria", [["KS", "2S", "7D"], ["8D", "9D"], ["TD", "4H"]],
+        [[1, "5S"], [2, "QS"]], 1,
+        **{"pass": [["3C", "4C", "5C"], None, None], "received": [["6C", "7C", "8C"], None, None],
+           "scores": [0, 0, 0]})
+    deal.penalties[1] = penalty(card for _, _, cards in deal.past_tricks() for card in cards)
+    assert strong_choice("black_maria", deal, options, 0) == {"type": "play", "card": "2S"}
+
+
+def test_big_mariage_it_takes_a_trick_full_of_points_rather_than_give_it_away():
+    # Seat 1 led the ten of hearts, seat 2 (partner) the 7, seat 3 the king; seat 0, last,
+    # takes 25 points with the ace, or leaves them to seat 1 with the 8.
+    deal, options = late_position(
+        "big_mariage", [["AH", "8H", "AS"], ["QH", "KS"], ["JH", "QS"], ["9H", "JS"]],
+        [[1, "TH"], [2, "7H"], [3, "KH"]], 1,
+        bids=[[1, 60], [2, "pass"], [3, "pass"], [0, "pass"]], high_bid=60, high_bidder=1,
+        declarer=1, contract=60, gives=[{"to": 2, "card": None}, {"to": 3, "card": None},
+                                        {"to": 0, "card": "7S"}],
+        marriages=[], trump_calls=[], kitty=None)
+    assert strong_choice("big_mariage", deal, options, 0) == {"type": "play", "card": "AH"}
+
+
+# -- time, and the process pool --------------------------------------------------------------
+
+class TickingClock:
+    """A clock that moves on a millisecond each time it is read."""
+
+    def __init__(self):
+        self.now, self.reads = 0.0, 0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        self.reads += 1
+        return self.now
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_with_seconds_it_stops_when_its_time_is_up(game):
+    for seed in range(4):
+        match, seat = position(game, seed)
+        view, moves = match.view(seat), match.moves(seat)
+        clock = TickingClock()
+        action = choose(MODELS[game], view, moves, random.Random(seed),
+                        Budget(seconds=0.05, clock=clock))
+        assert normal(action) in legal(moves)
+        # every play-out starts with a look at the clock: none starts after the deadline
+        assert clock.now <= 0.05 + 0.002
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_without_time_it_answers_as_the_rules_bot(game):
+    match, seat = position(game, 3)
+    view, moves = match.view(seat), match.moves(seat)
+    expected = MODELS[game].parse(HEURISTIC_BOTS[game](view, moves, random.Random(0)))
+    assert choose(MODELS[game], view, moves, random.Random(0), Budget(seconds=0.0)) == expected
+
+
+def test_the_bot_and_the_pool_function_pickle():
+    bot = pickle.loads(pickle.dumps(bot_for("black_maria", "strong", seconds=0.5)))
+    assert bot.keywords == {"seconds": 0.5, "simulations": None}
+    match, seat = position("black_maria", 4)
+    arguments = pickle.loads(pickle.dumps(
+        ("black_maria", match.view(seat), match.moves(seat), 11)))
+    action = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(think))(*arguments,
+                                                                         simulations=12)))
+    assert type(action) is dict and normal(action) in legal(match.moves(seat))
+    assert action == think(*arguments, simulations=12)
+    with pytest.raises(ValueError):
+        think("marjolet", *arguments[1:], simulations=12)
