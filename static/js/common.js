@@ -70,6 +70,23 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** What `seat` did (`action`, record.md's form), as a line of text and small cards: "Anna plays
+ * 10♦". `names` by seat. */
+export function actionText(seat, action, names) {
+  const who = names[seat];
+  switch (action.type) {
+    case "play": return [t(action.trump ? "replay.play_call" : "replay.play", { name: who }), " ", cardText(action.card)];
+    case "pass": return action.cards ? [t("replay.pass_cards", { name: who }), " ", cardsText(action.cards)] : [t("replay.pass", { name: who })];
+    case "bid": return [t("replay.bid", { name: who, n: action.value })];
+    case "contract": return [t("replay.contract", { name: who, n: action.value })];
+    case "give": return [t("replay.give", { name: who, to: names[action.to] }), " ", cardText(action.card)];
+    case "declare": return [t("replay.declare", { name: who }), " ", cardsText(action.cards)];
+    case "exchange": return [t("replay.exchange", { name: who })];
+    case "draw": return [t("replay.draw", { name: who })];
+    default: return [who + ": " + action.type];
+  }
+}
+
 /** Engine combination names ("marriage in spades") in the interface language. */
 export function combinationName(name) {
   const suits = { spades: "S", hearts: "H", diamonds: "D", clubs: "C" };

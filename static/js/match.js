@@ -1,5 +1,5 @@
 // The match page: per-deal table (score sheet) and the replay viewer (all hands open).
-import { t, el, cardsText, cardText } from "./common.js";
+import { t, el, actionText } from "./common.js";
 import { renderSheet } from "./sheet.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 
@@ -11,21 +11,6 @@ const teams = match.teams ? [[0, 2], [1, 3]] : null;
 const $ = (id) => document.getElementById(id);
 
 renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [], finished: match.status === "finished", caption: false });
-
-function describe(seat, action) {
-  const who = names[seat];
-  switch (action.type) {
-    case "play": return [t(action.trump ? "replay.play_call" : "replay.play", { name: who }), " ", cardText(action.card)];
-    case "pass": return action.cards ? [t("replay.pass_cards", { name: who }), " ", cardsText(action.cards)] : [t("replay.pass", { name: who })];
-    case "bid": return [t("replay.bid", { name: who, n: action.value })];
-    case "contract": return [t("replay.contract", { name: who, n: action.value })];
-    case "give": return [t("replay.give", { name: who, to: names[action.to] }), " ", cardText(action.card)];
-    case "declare": return [t("replay.declare", { name: who }), " ", cardsText(action.cards)];
-    case "exchange": return [t("replay.exchange", { name: who })];
-    case "draw": return [t("replay.draw", { name: who })];
-    default: return [who + ": " + action.type];
-  }
-}
 
 async function startReplay() {
   const box = $("replay");
@@ -55,7 +40,7 @@ async function startReplay() {
     renderTrick(felt.querySelector(".trick"), m, justClosed ? d.last_trick : null);
     $("rp-where").textContent = t("replay.where", { deal: f.deal + 1, deals: frames[frames.length - 1].deal + 1, step: i + 1, steps: frames.length });
     const line = $("rp-action");
-    line.replaceChildren(...(f.action ? describe(f.seat, f.action) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
+    line.replaceChildren(...(f.action ? actionText(f.seat, f.action, names) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
     line.append(" · ", t("replay.totals", { totals: f.totals.join(" : ") }));
   };
   const dealStart = (dir) => {
