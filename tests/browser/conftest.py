@@ -85,8 +85,10 @@ def browser():
 def new_page(browser):
     """new_page(viewport=LAPTOP, locale="en-GB") -> a page in its own context (own storage).
 
-    page.errors: its uncaught script errors; page.refusals: every `error` message the server
-    sent it over the WebSocket ({"code", "message"}), whether or not the page showed it."""
+    page.errors: its uncaught script errors and the errors written to its console (but a
+    page's own 404 status, which the pages for a missing table or match answer with);
+    page.refusals: every `error` message the server sent it over the WebSocket ({"code",
+    "message"}), whether or not the page showed it."""
     contexts = []
 
     def watch_socket(page, ws):
@@ -97,6 +99,11 @@ def new_page(browser):
                     page.refusals.append({"code": message.get("code"), "message": message.get("message")})
         ws.on("framereceived", frame)
 
+    def console_error(page, message):
+        if message.type == "error" and not (
+                "status of 404" in message.text and message.location.get("url") == page.url):
+            page.errors.append(f"console: {message.text} ({message.location.get('url')})")
+
     def make(viewport=None, locale="en-GB"):
         ctx = browser.new_context(viewport=viewport or LAPTOP, locale=locale)
         ctx.add_init_script("window.CARDROOM_ANIM_MS = 0;")
@@ -105,6 +112,7 @@ def new_page(browser):
         page = ctx.new_page()
         page.errors, page.refusals = [], []
         page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.on("console", lambda m: console_error(page, m))
         page.on("websocket", lambda ws: watch_socket(page, ws))
         return page
 
