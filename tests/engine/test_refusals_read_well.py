@@ -199,3 +199,7 @@ def test_big_mariage_trump_call_is_listed_with_its_seat_card_suit_and_trick():
     match.apply(declarer, {"type": "play", "card": "Q" + suits[0], "trump": True})
     assert deal.view(None)["trump_calls"] == [
         {"seat": declarer, "card": "Q" + suits[0], "suit": suits[0], "trick": 0}]
+    follower = match.to_act()[0]  # a trump call is for the lead only
+    card = match.moves(follower)["play"][0]
+    assert refusal(match, follower, {"type": "play", "card": card, "trump": True}) == \
+        "you can only call trumps when leading a king or queen of a marriage you hold"
