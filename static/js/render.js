@@ -16,6 +16,7 @@ function seatBadges(m, s) {
   if (d && d.dealer === s) badges.push(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")));
   const team = m.teams ? m.teams.findIndex((members) => members.includes(s)) : -1;
   if (team >= 0) badges.push(el("span", { class: "badge team team" + team, title: t("seat.team", { n: teamLetter(team) }) }, teamLetter(team)));
+  if (team >= 0 && !m.replay && s !== m.me && m.teams[team].includes(m.me)) badges.push(el("span", { class: "badge partner", "data-testid": "partner-" + s }, t("rel.partner_short")));
   if (info.standin) badges.push(el("span", { class: "badge standin", title: t("seat.standin"), "data-testid": "standin-badge-" + s }, t("seat.standin_short")));
   else if (info.kind === "bot") badges.push(el("span", { class: "badge bot", title: t("seat.bot") }, t("seat.bot_short")));
   if (!m.replay && info.kind === "human") badges.push(el("span", { class: "dot " + (info.connected ? "on" : "off"), title: info.connected ? t("seat.connected") : t("seat.disconnected"), "data-testid": "presence-" + s }));
@@ -92,10 +93,12 @@ export function renderInfo(box, m) {
   if (m.game === "marjolet") {
     lines.push(trumpBadge(d.trump));
     const stock = el("div", { class: "stock", "data-testid": "stock" });
-    if (d.turn_up) stock.append(el("div", { class: "turnup" }, cardEl(d.turn_up)), el("div", { class: "stockpile" }, cardEl(null), el("span", { class: "count" }, String(Math.max(0, d.stock_count - 1)))));
+    // stock_count: the face-down cards; the turn-up lies beside them, face up and upright
+    if (d.turn_up) stock.append(el("div", { class: "turnup" }, cardEl(d.turn_up), el("span", { class: "caption" }, t("mj.turn_up"))),
+      el("div", { class: "stockpile" }, cardEl(null), el("span", { class: "count" }, String(d.stock_count))));
     stock.append(el("span", { class: "stock-label" }, t("mj.stock", { n: d.stock_count })));
     lines.push(stock);
-    if (d.end_phase && d.phase !== "over") lines.push(el("p", { class: "banner strict", "data-testid": "end-phase" }, t("mj.end_phase")));
+    if (d.end_phase && d.phase !== "over") lines.push(el("p", { class: "banner strict", "data-testid": "end-phase" }, t("mj.end_phase"), el("span", { class: "more" }, " " + t("mj.end_phase_more"))));
     if (d.exchanged_by !== null && d.exchanged_by !== undefined) lines.push(el("p", { class: "note" }, t("mj.exchanged", { name: m.names[d.exchanged_by] })));
   } else if (m.game === "black_maria") {
     lines.push(el("span", { class: "trump none" }, t("info.no_trumps")));

@@ -26,10 +26,10 @@ function detailsMarjolet(sum, i) {
   return parts;
 }
 
-function detailsBigMariage(sum, i, names) {
-  if (sum.thrown_in) return i === 0 ? [t("sheet.thrown_in")] : [];
+function detailsBigMariage(sum, i, names, contract) {
+  if (sum.thrown_in) return i === 0 && contract ? [t("sheet.thrown_in")] : [];
   const team = sum.teams[i], parts = [];
-  if (team.declaring) {
+  if (team.declaring && contract) {
     parts.push(el("b", {}, t("sheet.contract", { n: sum.contract, who: names[sum.declarer] ?? "" })));
     parts.push(team.made ? el("span", { class: "made" }, t("sheet.made")) : el("span", { class: "lost" }, t("sheet.lost")));
   }
@@ -41,13 +41,20 @@ function detailsBigMariage(sum, i, names) {
 
 const DETAILS = { black_maria: detailsBlackMaria, marjolet: detailsMarjolet, big_mariage: detailsBigMariage };
 
+/** Where column `i`'s points of a finished deal came from (its `summary`): texts and elements;
+ * `contract`: with the contract and its outcome (Big Mariage), unless it is said elsewhere. */
+export const dealDetails = (game, summary, i, names, contract = true) => DETAILS[game](summary, i, names, contract);
+
+/** A column's name, cut with an ellipsis when long; the whole of it in the title. */
+export const columnName = (label) => el("span", { class: "colname", title: label }, label);
+
 /** deals: [{scores, summary, over}], names by seat, teams as columnLabels takes them. */
 export function renderSheet(container, { game, deals, names, teams = null, winners = [], finished = false, caption = true }) {
   container.replaceChildren();
   const cols = columnLabels(teams, names);
   const table = el("table", { class: "grid sheet-table" });
   if (caption) table.append(el("caption", {}, t("table.score_sheet")));
-  table.append(el("thead", {}, el("tr", {}, el("th", {}, "#"), cols.map((c) => el("th", {}, c)))));
+  table.append(el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), cols.map((c) => el("th", {}, columnName(c))))));
   const body = el("tbody");
   let totals = cols.map(() => 0);
   deals.forEach((deal, index) => {
@@ -55,7 +62,7 @@ export function renderSheet(container, { game, deals, names, teams = null, winne
     totals = totals.map((v, i) => v + (deal.scores[i] || 0));
     const row = el("tr", { dataset: { deal: String(index) } }, el("th", {}, String(index + 1)));
     cols.forEach((_, i) => {
-      const details = DETAILS[game](deal.summary, i, names);
+      const details = dealDetails(game, deal.summary, i, names);
       const sc = deal.scores[i];
       row.append(el("td", {},
         el("div", { class: "score" }, el("b", {}, (sc > 0 && game === "big_mariage" ? "+" : "") + String(sc)), el("span", { class: "running", title: t("sheet.total") }, "Σ " + totals[i])),

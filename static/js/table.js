@@ -1,7 +1,8 @@
 // The live table (/r/CODE): wires the connection, the page's state, the felt, the hand, the
-// actions box, the score sheet and the chat, and holds the page's own controls. Everything shown
-// comes from the server's STATE (docs/protocol.md); each game's controls are in table/panels/.
-import { t, el, errorText, refusalText } from "./common.js";
+// actions box, the result panel, the score sheet and the chat, and holds the page's own
+// controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
+// controls are in table/panels/.
+import { t, el, errorText, refusalText, actionText } from "./common.js";
 import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
@@ -9,7 +10,10 @@ import { connection } from "./table/connection.js";
 import { toast, announce, announceEvent } from "./table/notices.js";
 import { drawHand, rememberFocus, restoreFocus } from "./table/hand.js";
 import { drawActions } from "./table/actions.js";
-import { addChatLine, drawChat, listenToChatForm } from "./table/chat.js";
+import { drawResult, drawDealCountdown } from "./table/result.js";
+import { addChatLine, chatSeen, drawChat, listenToChatForm } from "./table/chat.js";
+import { noticeTurn, listenToSettings } from "./table/attention.js";
+import { beforeDraw, afterDraw } from "./table/motion.js";
 import { PANELS } from "./table/panels/index.js";
 
 const app = document.getElementById("table-app");
@@ -26,14 +30,22 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       table.seq = msg.seq;
+      table.inFlight = null; // the state is the truth now: an action unanswered may be sent again
       if (table.seat && msg.state.you.seat === null) { saveSeat(null); toast(t("table.token_lost")); }
       receive(msg.state, true);
       break;
     case "event":
       table.seq = msg.seq;
+      if (msg.ack !== undefined && msg.ack === table.inFlight) table.inFlight = null;
       if (msg.event && msg.event.kind === "chat") { addChatLine(msg.seq, msg.event); if (table.state && !msg.state) drawChat(); }
-      if (msg.event && table.state) announceEvent(msg.event, table.state);
+      if (msg.event && table.state) {
+        announceEvent(msg.event, table.state);
+        tellTimerPlayed(msg.event);
+      }
       if (msg.state) receive(msg.state, false);
+      break;
+    case "ack": // a retry of an action already applied
+      if (msg.id === table.inFlight) table.inFlight = null;
       break;
     case "presence":
       if (table.state) {
@@ -43,6 +55,7 @@ function onMessage(msg) {
       }
       break;
     case "error":
+      if (msg.id !== undefined && msg.id === table.inFlight) table.inFlight = null;
       if (msg.code === "bad_token") saveSeat(null);
       toast(errorText(msg));
       break;
@@ -51,12 +64,21 @@ function onMessage(msg) {
   }
 }
 
+// The turn timer ran out and the rules bot moved for this person (docs/protocol.md `timer`).
+function tellTimerPlayed(ev) {
+  if (ev.kind !== "action" || !ev.timer || ev.seat !== table.state.you.seat) return;
+  const said = [t("table.timer_played"), " ", ...actionText(ev.seat, ev.action, seatNames(table.state))];
+  toast(said, "info");
+  announce(said.map((part) => (typeof part === "string" ? part : part.textContent)).join(""));
+}
+
 // -- drawing -------------------------------------------------------------------------------------
 
 function draw() {
   const { state, holding } = table;
   if (!state) return;
   const focus = rememberFocus();
+  const seen = beforeDraw();
   const m = state.match;
   const panel = PANELS[state.room.game];
   const names = seatNames(state);
@@ -67,26 +89,36 @@ function draw() {
     seatInfo: state.room.seats, deal: m ? m.deal : null, toAct: m && !holding ? m.to_act : [],
   };
   const lastTrick = felt.deal && felt.deal.last_trick;
-  drawTurnClock();
+  drawClocks(true);
+  $("felt").dataset.phase = felt.deal ? felt.deal.phase : ""; // CSS: no room for a trick while there is none
   renderSeats($("felt"), felt);
   renderInfo($("info"), felt);
   renderTrick($("trick"), felt, holding ? holding.trick : (table.showLast && lastTrick) || null);
   $("toggle-last").disabled = !lastTrick;
-  drawJoin(state);
+  drawJoin(state, names);
   drawHand({ moves, cardMarks: panel.cardMarks, act, redraw: draw });
-  drawActions({ panel, moves, names, teams, send, act });
+  drawActions({ panel, moves, names, send, act });
+  drawResult({ names, teams, send });
   drawSheet(m, names, teams);
   drawChat();
+  noticeTurn(state.you.seat !== null && Object.keys(moves).length > 0, `${t("game." + state.room.game)} · ${table.code}`);
   restoreFocus(focus);
+  afterDraw(seen);
 }
 
-// The turn timer: the server says how many seconds are left (ROOM.turn_left); count down here.
-setInterval(() => { if (table.turnDeadline !== null) drawTurnClock(false); }, 1000);
+// The clocks: the server says how many seconds are left (ROOM.turn_left, ROOM.deal_left) when it
+// sends a state; the page counts down from there.
+setInterval(() => { if (table.state) drawClocks(false); }, 1000);
 
-function drawTurnClock(fresh = true) {
+function drawClocks(fresh) {
   const room = table.state.room;
+  const deadline = (left) => (left == null ? null : performance.now() + left * 1000);
+  if (fresh) {
+    table.turnDeadline = deadline(room.turn_left);
+    table.dealDeadline = deadline(room.deal_left);
+  }
+  if (!fresh) drawDealCountdown(); // a fresh state draws the result panel, and its countdown
   const timer = $("turn-timer");
-  if (fresh) table.turnDeadline = room.turn_left == null ? null : performance.now() + room.turn_left * 1000;
   timer.hidden = !room.turn_timer;
   if (!room.turn_timer) { timer.textContent = ""; return; }
   if (table.turnDeadline === null) { timer.textContent = t("table.turn_timer", { n: room.turn_timer }); return; }
@@ -94,20 +126,26 @@ function drawTurnClock(fresh = true) {
   timer.textContent = t("table.turn_left", { name: room.seats[room.turn_seat].name || "", n: left });
 }
 
-function drawJoin(state) {
+// The seats to take: with partnerships, each says whose partner it makes you.
+function drawJoin(state, names) {
   const panel = $("join-panel");
-  const open = state.room.seats.filter((s) => s.kind === "open");
+  const seats = state.room.seats;
+  const open = seats.filter((s) => s.kind === "open");
   panel.hidden = state.you.seat !== null || !open.length;
   if (panel.hidden) return;
+  const about = (s) => {
+    if (!Number.isInteger(s.team)) return "";
+    const partner = seats.find((p) => p.team === s.team && p.seat !== s.seat && p.kind !== "open");
+    return " · " + t("seat.team", { n: teamLetter(s.team) }) + (partner ? " · " + t("rel.partner_of", { name: names[partner.seat] }) : "");
+  };
   $("seat-choices").replaceChildren(...open.map((s) => el("button", { class: "button primary", type: "submit", "data-seat": String(s.seat), "data-testid": "take-seat-" + s.seat },
-    t("table.take_seat", { n: s.seat + 1 }) + (Number.isInteger(s.team) ? " · " + t("seat.team", { n: teamLetter(s.team) }) : ""))));
+    t("table.take_seat", { n: s.seat + 1 }) + about(s))));
 }
 
 function drawSheet(m, names, teams) {
   const box = $("sheet");
   if (!m) { box.replaceChildren(el("p", { class: "muted" }, t("sheet.empty"))); return; }
   renderSheet(box, { game: m.game, deals: m.deals, names, teams, winners: m.winners, finished: m.finished });
-  if (m.finished) app.classList.add("show-side");
 }
 
 // -- page controls -------------------------------------------------------------------------------
@@ -127,16 +165,26 @@ $("seat-form").addEventListener("submit", async (ev) => {
 $("seat-name").value = localStorage.getItem("cardroom.name") || "";
 
 listenToChatForm(send);
+listenToSettings();
 
 $("toggle-last").addEventListener("click", () => {
   table.showLast = !table.showLast;
   $("toggle-last").setAttribute("aria-pressed", String(table.showLast));
   draw();
 });
-$("toggle-sheet").addEventListener("click", () => {
-  const on = app.classList.toggle("show-side");
-  $("toggle-sheet").setAttribute("aria-expanded", String(on));
-});
+
+// The score sheet and the chat: beside the table on a wide screen; on a phone, one of them at a
+// time over the table, opened and closed by its tab in the bottom bar.
+function showPanel(name) {
+  const open = app.dataset.panel === name ? "" : name;
+  app.dataset.panel = open;
+  $("toggle-sheet").setAttribute("aria-expanded", String(open === "sheet"));
+  $("toggle-chat").setAttribute("aria-expanded", String(open === "chat"));
+  if (open === "chat") chatSeen();
+}
+$("toggle-sheet").addEventListener("click", () => showPanel("sheet"));
+$("toggle-chat").addEventListener("click", () => showPanel("chat"));
+
 $("copy-invite").addEventListener("click", async () => {
   const link = app.dataset.invite || location.origin + "/r/" + table.code;
   const copied = t("lobby.copied") + (app.dataset.loopback ? " " + t("lobby.invite_local") : "");
@@ -144,6 +192,7 @@ $("copy-invite").addEventListener("click", async () => {
 });
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, textarea")) return;
+  if (ev.key === "Escape" && app.dataset.panel) showPanel(app.dataset.panel);
   if (ev.key === "l" || ev.key === "L") $("toggle-last").click();
   if (ev.key === "s" || ev.key === "S") $("toggle-sheet").click();
 });

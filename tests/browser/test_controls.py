@@ -91,6 +91,14 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
         else:
             page.wait_for_timeout(30)
     shot(page, "black-maria-match-over-laptop")
+    # the result panel: the final totals, the winners marked, and the rematch
+    over = state(page)["match"]
+    for seat, total in enumerate(over["totals"]):
+        assert page.text_content(f"[data-testid=result-total-{seat}]") == f"total {total}"
+        won = "★" in page.text_content(f"[data-testid=result-side-{seat}] h3")
+        assert won == (seat in over["winners"]), (seat, over["winners"])
+    winner_names = [["Anna", "Bot 2", "Bot 3"][w] for w in over["winners"]]
+    assert page.text_content("[data-testid=match-over]") == f"The match is over. Winner: {', '.join(winner_names)}"
     seats_before = [(s["name"], s["kind"], s["bot"]) for s in state(page)["room"]["seats"]]
     page.click("[data-testid=rematch]")
     wait_state(page, "s.room.match.number === 2 && s.match && !s.match.finished")

@@ -5,17 +5,73 @@ your turn told by the tab (see conftest.py for the set-up)."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
-from .conftest import PHONE
-from .test_tables import create_room, healthy, sit
+from .conftest import LAPTOP, PHONE, shot
+from .test_tables import Watch, act, create_room, healthy, my_turn, play_first_legal, sit
 
 pytestmark = pytest.mark.browser
 
+LANDSCAPE = {"width": 844, "height": 390}
+STATE = "window.cardroomTable && window.cardroomTable.state"
+RESULT = "#result:not([hidden])"
+# Every sentence the page gives screen readers (#announce), kept in window.__said.
+SAID = """window.__said = [];
+document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
+  window.__said.push(document.getElementById('announce').textContent);
+}).observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true}));"""
+
+
+def state(page) -> dict:
+    return page.evaluate(STATE)
+
+
+def wait_state(page, expression: str, timeout: float = 15000) -> None:
+    """Wait until a JavaScript condition on the table's current STATE `s` holds."""
+    page.wait_for_function(f"(() => {{ const s = {STATE}; return !!(s && ({expression})); }})()",
+                           timeout=timeout)
+
+
 def choose_three(page) -> None:
-    cards = page.locator(".hand-row .card.playable")
-    for i in range(3):
-        cards.nth(i).click()
+    """Choose cards to pass until three are chosen (Black Maria)."""
+    while page.locator(".hand-row .card.selected").count() < 3:
+        page.locator(".hand-row .card.playable:not(.selected)").first.click()
+
+
+def play_to_the_end_of_the_deal(pages, what: str) -> None:
+    """Every page passes three cards (Black Maria) and plays its first legal card when its turn
+    comes, until the deal's result is on the first page."""
+    watch = Watch(pages, 90, what)
+    while not pages[0].locator(RESULT).count():
+        watch()
+        moved = False
+        for p in pages:
+            if p.locator("[data-testid=pass-button]").count():
+                choose_three(p)
+                moved = act(p, p.locator("[data-testid=pass-button]")) or moved
+            elif my_turn(p):
+                moved = play_first_legal(p) or moved
+        if not moved:
+            pages[0].wait_for_timeout(30)
+
+
+def fits(page) -> list[str]:
+    """What does not fit the screen: the page scrolls, or the hand (or the result panel) reaches
+    under the bar at the bottom or out of the window."""
+    return page.evaluate("""() => {
+      const bad = [], bar = document.querySelector('.tools').getBoundingClientRect();
+      const bottom = bar.top > innerHeight / 2 ? bar.top : innerHeight; // the phone's bar, at the bottom
+      if (document.documentElement.scrollHeight > innerHeight + 1) bad.push('the page scrolls down');
+      if (document.documentElement.scrollWidth > innerWidth + 1) bad.push('the page scrolls sideways');
+      for (const sel of ['#hand .hand-row', '#result:not([hidden])', '#actions']) {
+        const e = document.querySelector(sel); if (!e) continue;
+        const r = e.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > bottom + 1 || r.left < 0 || r.right > innerWidth + 1)
+          bad.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} (${innerWidth}x${innerHeight}, bar at ${Math.round(bottom)})`);
+      }
+      return bad;
+    }""")
 
 
 # -- toasts ----------------------------------------------------------------------------------------
@@ -35,4 +91,423 @@ def test_toasts_go_away_after_their_time(live, new_page):
     page.wait_for_selector("#toast.info", state="visible")
     assert "3" in page.text_content("#toast")
     page.wait_for_selector("#toast", state="hidden", timeout=5000)
+    healthy(page)
+
+
+# -- the end of a deal ---------------------------------------------------------------------------
+
+def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, new_page):
+    """Black Maria, two people and a bot, a spectator on a phone: the deal's result is on every
+    screen with its details, and stays, counting down, until both people asked for the next
+    deal; the first one to ask reads whom the table still waits for. Spectators have no chat
+    box."""
+    code = create_room(paused, "black_maria", ["open", "open", "bot:rules"])
+    anna, boris = new_page(LAPTOP), new_page(PHONE, locale="ru-RU")
+    sit(anna, paused, code, "Anna", 0)
+    sit(boris, paused, code, "Boris", 1)
+    watcher = new_page(PHONE)
+    watcher.goto(f"{paused.http}/r/{code}")
+    watcher.wait_for_selector(".seat[data-seat='0']")
+    assert not watcher.locator("#chat-input").is_visible()  # spectators read the chat only
+    watcher.click("[data-testid=chat-tab]")
+    assert watcher.locator("#chat-watching").is_visible() and not watcher.locator("#chat-input").is_visible()
+    watcher.click("[data-testid=chat-tab]")
+
+    play_to_the_end_of_the_deal([anna, boris], "the Black Maria deal")
+    for p in (anna, boris, watcher):
+        p.wait_for_selector(RESULT)
+    summary = state(anna)["match"]["deals"][0]["summary"]
+    taker = next(s for s, cards in enumerate(summary["spades"]) if "QS" in cards)
+    assert ["Anna", "Boris", "Bot 3"][taker] in anna.text_content("[data-testid=result-headline]")
+    assert ["Anna", "Boris", "Бот 3"][taker] in boris.text_content("[data-testid=result-headline]")
+    for seat in range(3):  # each seat's penalty, hearts and total, as the server counted them
+        assert anna.text_content(f"[data-testid=result-points-{seat}]") == str(summary["penalties"][seat])
+        assert f"♥ ×{summary['hearts'][seat]}" in anna.text_content(f"[data-testid=result-side-{seat}]")
+        assert anna.text_content(f"[data-testid=result-total-{seat}]") == f"total {summary['penalties'][seat]}"
+    assert watcher.locator("[data-testid=next-deal]").count() == 0  # spectators wait and read
+    assert boris.text_content("[data-testid=next-deal]") == "Следующая раздача"
+    # the countdown runs on the page between two states
+    first = anna.text_content("[data-testid=deal-countdown]")
+    assert first.startswith("Next deal in ")
+    anna.wait_for_function("(t) => document.querySelector('[data-testid=deal-countdown]').textContent !== t", arg=first)
+    assert boris.evaluate("document.documentElement.scrollHeight <= innerHeight"), "the result scrolls on a phone"
+    shot(anna, "deal-summary-laptop")
+    shot(boris, "deal-summary-phone-ru")
+
+    anna.click("[data-testid=next-deal]")
+    anna.wait_for_selector("[data-testid=ready-waiting]")
+    assert anna.text_content("[data-testid=ready-waiting]") == "You are ready. Waiting for Boris…"
+    boris.wait_for_selector("[data-testid=ready-list]")
+    assert "Anna" in boris.text_content("[data-testid=ready-list]")
+    assert anna.locator(RESULT).count() == 1 and state(anna)["match"]["deal"]["phase"] == "over"
+    boris.click("[data-testid=next-deal]")
+    for p in (anna, boris, watcher):  # the next deal, at once
+        p.wait_for_selector("#result", state="hidden")
+        wait_state(p, "s.match.deals.length === 2 && s.match.deal.phase === 'pass'")
+    anna.wait_for_selector("[data-testid=pass-button]")
+    healthy(anna, boris, watcher)
+
+
+# -- a phone -------------------------------------------------------------------------------------
+
+def assert_fits(page, phase: str) -> None:
+    """The table fits a phone held upright and sideways: no scrolling, the hand and the moves
+    above the bar of tools."""
+    for name, viewport in (("portrait", PHONE), ("landscape", LANDSCAPE)):
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(50)  # one layout pass after the resize
+        assert fits(page) == [], f"{phase}, {name}"
+    page.set_viewport_size(PHONE)
+
+
+def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page):
+    """The declarer's eleven cards (the kitty taken) fit the screen of a phone, as every other
+    phase of the deal does, and its result; the give buttons say who is whose partner."""
+    code = create_room(paused, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page(PHONE)
+    sit(page, paused, code, "Anastasia Aleksandrovna Vronskaya", 0)  # 32 characters
+    seen = set()
+    watch = Watch([page], 120, "Big Mariage on a phone")
+    while seen != {"bidding", "kitty", "contract", "play", "over"}:
+        watch(str(seen))
+        deal = state(page)["match"]["deal"]
+        if page.locator(RESULT).count():
+            if "over" not in seen and "play" in seen:
+                assert_fits(page, "the deal's result")
+                seen.add("over")
+            else:  # another seat won the bidding: try again
+                act(page, page.locator("[data-testid=next-deal]"))
+        elif page.locator("[data-testid=bid-button]").count():
+            if "bidding" not in seen:
+                assert_fits(page, "bidding")
+                seen.add("bidding")
+            # the highest bid there is: no bot outbids it, and the declarer holds eleven cards
+            page.evaluate("window.cardroomTable.send({type: 'action', id: 'all-in-' + Date.now(), action: {type: 'bid', value: 400}})")
+            wait_state(page, "s.match.deal.bids.some(([seat, bid]) => seat === 0)")
+        elif page.locator("[data-testid^=give-]").count():
+            if "kitty" not in seen:
+                assert page.locator(".hand-row .card").count() == 11
+                assert_fits(page, "the kitty, eleven cards")
+                # whose partner is whose: seat 2 sits opposite
+                assert page.text_content("[data-testid=give-2] .relation") == "your partner"
+                assert page.text_content("[data-testid=give-1] .relation") == "opponent on your left"
+                assert page.text_content("[data-testid=give-3] .relation") == "opponent on your right"
+                assert page.locator("[data-testid=partner-2]").count() == 1
+                shot(page, "big-mariage-kitty-phone")
+                seen.add("kitty")
+            page.locator(".hand-row .card.playable").first.click()
+            act(page, page.locator("[data-testid^=give-]:not([disabled])").first)
+        elif page.locator("[data-testid=contract-button]").count():
+            assert_fits(page, "the contract")
+            seen.add("contract")
+            act(page, page.locator("[data-testid=contract-button]"))
+        elif my_turn(page):
+            if deal["trick"] and "play" not in seen:
+                assert_fits(page, "a trick")
+                shot(page, "big-mariage-play-phone")
+                seen.add("play")
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+    healthy(page)
+
+
+def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new_page):
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"])
+    anna, boris = new_page(LAPTOP), new_page(PHONE)
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    assert not boris.locator("#chat").is_visible()  # the table has the phone's screen
+    for text in ("hello", "<b>are you there?</b>"):
+        anna.fill("#chat-input", text)
+        anna.click("#chat-form button")
+    boris.wait_for_function("document.querySelector('[data-testid=chat-unread]').textContent === '2'")
+    assert boris.locator("[data-testid=chat-unread]").is_visible()
+    assert anna.locator("[data-testid=chat-unread]").is_hidden()  # a laptop shows the chat beside the table
+    shot(boris, "chat-unread-phone")
+    boris.click("[data-testid=chat-tab]")  # one tap
+    assert boris.locator("[data-testid=chat-lines]").is_visible()
+    assert boris.locator("[data-testid=chat-unread]").is_hidden()
+    assert "<b>are you there?</b>" in boris.text_content("[data-testid=chat-lines]")
+    boris.fill("#chat-input", "yes")
+    boris.click("#chat-form button")
+    anna.locator("[data-testid=chat-lines] li", has_text="yes").wait_for()
+    assert boris.locator("[data-testid=chat-unread]").is_hidden()  # one's own lines are read
+    shot(boris, "chat-open-phone")
+    boris.click("[data-testid=sheet-tab]")  # the other tab: the score sheet instead
+    assert boris.locator("[data-testid=score-sheet]").is_visible() and not boris.locator("#chat").is_visible()
+    boris.click("[data-testid=sheet-tab]")
+    assert boris.locator("#hand").is_visible() and not boris.locator("[data-testid=score-sheet]").is_visible()
+    healthy(anna, boris)
+
+
+def test_bots_are_named_apart_in_each_language_and_seats_by_where_they_sit(live, new_page):
+    code = create_room(live, "big_mariage", ["open", "open", "bot:rules", "bot:random"])
+    anna = new_page()
+    sit(anna, live, code, "Anna", 0)
+    # a newcomer reads which team each free seat joins, and whose partner it makes them
+    guest = new_page(locale="ru-RU")
+    guest.goto(f"{live.http}/r/{code}")
+    assert guest.text_content("[data-testid=take-seat-1]") == "Сесть на место 2 · пара B · партнёр игрока Бот 4"
+    # the person at the table reads where the free seat is, in the bot buttons
+    assert "Seat 2 (opponent on your left) is free." in anna.text_content("[data-testid=standin-box-1]")
+    assert anna.text_content("[data-testid=standin-1-rules]") == "Rules bot takes seat 2 (opponent on your left)"
+    anna.click("[data-testid=standin-1-rules]")
+    for p in (anna, guest):
+        wait_state(p, "s.match && s.room.seats[1].kind === 'bot'")
+    assert sorted(anna.locator("#felt .seat .name").all_text_contents()) == ["Anna", "Bot 2", "Bot 3", "Bot 4"]
+    assert sorted(guest.locator("#felt .seat .name").all_text_contents()) == ["Anna", "Бот 2", "Бот 3", "Бот 4"]
+    healthy(anna, guest)
+
+
+# -- actions sent once, choices kept or started afresh ------------------------------------------
+
+def test_a_double_click_sends_one_action(live, new_page):
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    choose_three(page)
+    page.dblclick("[data-testid=pass-button]")
+    page.wait_for_selector("[data-testid=status].yours")
+    hand = page.locator(".hand-row .card").count()
+    page.locator(".hand-row .card.playable").first.dblclick()
+    wait_state(page, f"s.match.deal.hands[0].length === {hand - 1}")
+    page.wait_for_timeout(300)  # a second action, had it gone, is refused within this
+    healthy(page)  # no refusal from the server, no error toast
+
+
+def test_the_pass_survives_a_reload_and_the_cards_passed_are_marked(live, new_page):
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"])
+    anna, boris = new_page(), new_page(PHONE)
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    anna.wait_for_selector("[data-testid=pass-button]")
+    cards = anna.locator(".hand-row .card.playable")
+    chosen = [cards.nth(i).get_attribute("data-card") for i in (0, 5)]
+    for card in chosen:
+        anna.click(f".hand-row .card[data-card='{card}']")
+    anna.reload()
+    anna.wait_for_selector("[data-testid=pass-button]")
+    selected = anna.locator(".hand-row .card.selected").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert sorted(selected) == sorted(chosen)
+    choose_three(anna)
+    passed = anna.locator(".hand-row .card.selected").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    act(anna, anna.locator("[data-testid=pass-button]"))
+    # Boris still chooses: Anna's three cards are still in her hand, marked as passed
+    marked = anna.locator(".hand-row .card.passed").evaluate_all("cs => cs.map(c => [c.dataset.card, c.getAttribute('aria-label')])")
+    assert sorted(card for card, _ in marked) == sorted(passed)
+    assert all(label.endswith(", passed") for _, label in marked), marked
+    shot(anna, "black-maria-passed-marked")
+    choose_three(boris)
+    act(boris, boris.locator("[data-testid=pass-button]"))
+    anna.wait_for_selector("[data-testid=received]")
+    assert anna.locator(".hand-row .card.passed").count() == 0
+    healthy(anna, boris)
+
+
+def test_the_bid_stepper_starts_at_the_lowest_bid_every_deal(paused, new_page):
+    code = create_room(paused, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, paused, code, "Anna", 0)
+    stepped = False
+    watch = Watch([page], 120, "two deals of Big Mariage")
+    while True:
+        watch(f"stepped={stepped}")
+        if page.locator("[data-testid=bid-button]").count():
+            lowest = state(page)["match"]["moves"]["bid"][0]
+            assert page.text_content("[data-testid=bid-value]") == str(lowest)
+            if stepped:
+                break
+            for _ in range(4):  # the stepper to 80 or more, then no bid after all
+                page.click(".bidbox button:has-text('+20')")
+            assert int(page.text_content("[data-testid=bid-value]")) > lowest
+            stepped = act(page, page.locator("[data-testid=bidbox] [data-testid=pass-button]"))
+        elif page.locator("[data-testid=bidbox] [data-testid=pass-button]").count():
+            act(page, page.locator("[data-testid=bidbox] [data-testid=pass-button]"))
+        elif page.locator("[data-testid=next-deal]").count():
+            act(page, page.locator("[data-testid=next-deal]"))
+        elif page.locator("[data-testid=lead-plain]").count():
+            act(page, page.locator("[data-testid=lead-plain]"))
+        elif my_turn(page):
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+    healthy(page)
+
+
+# -- a trick held in the middle, and cards in motion ----------------------------------------------
+
+def test_the_winner_of_a_held_trick_is_not_told_to_wait_for_themselves(live, new_page):
+    """With motion on (the tests' pages have none): the trick just won stays in the middle for
+    a moment, its winner reads that they took it; a played card travels to the trick and a
+    closed one sweeps to its winner, while the table already shows the new state."""
+    code = create_room(live, "black_maria", ["open", "bot:random", "bot:random"])
+    page = new_page()
+    page.context.add_init_script("window.CARDROOM_ANIM_MS = 1500;")
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    choose_three(page)
+    act(page, page.locator("[data-testid=pass-button]"))
+    moving = won = False
+    watch = Watch([page], 60, "a trick won by Anna")
+    while not (won and moving):
+        watch(f"won={won} moving={moving}")
+        if page.locator("#trick.done").count():
+            winner = page.get_attribute("#trick.done .card.winner", "data-seat")
+            status = page.text_content("[data-testid=status]")
+            if winner == "0":
+                assert status == "You take the trick", status
+                won = True
+            else:
+                assert status.endswith("wins the trick"), status
+            page.wait_for_selector("#trick.done", state="detached")
+        elif my_turn(page):
+            play_first_legal(page)
+            moving = moving or page.evaluate("document.getAnimations().some((a) => a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('#trick'))")
+        else:
+            page.wait_for_timeout(20)
+    healthy(page)
+
+
+def test_no_motion_when_the_reader_asks_for_less(live, new_page):
+    code = create_room(live, "black_maria", ["open", "bot:random", "bot:random"])
+    page = new_page()
+    page.context.add_init_script("window.CARDROOM_ANIM_MS = 1500;")
+    page.emulate_media(reduced_motion="reduce")
+    page.add_init_script("window.__animations = 0; const animate = Element.prototype.animate;"
+                         "Element.prototype.animate = function (...a) { window.__animations += 1; return animate.apply(this, a); };")
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    choose_three(page)
+    act(page, page.locator("[data-testid=pass-button]"))
+    for _ in range(3):
+        page.wait_for_selector("[data-testid=status].yours")
+        play_first_legal(page)
+    assert page.evaluate("window.__animations") == 0
+    healthy(page)
+
+
+# -- the turn timer ------------------------------------------------------------------------------
+
+def test_the_page_says_when_the_turn_timer_played_for_you(live, new_page):
+    r = httpx.post(live.http + "/api/rooms", json={"game": "black_maria", "turn_timer": 1,
+                                                   "seats": ["open", "bot:rules", "bot:rules"]})
+    code = r.json()["code"]
+    page = new_page(PHONE, locale="ru-RU")
+    page.add_init_script(SAID)
+    sit(page, live, code, "Анна", 0)
+    toast = page.locator("#toast.info")
+    toast.wait_for(timeout=10000)  # the pass is not made: the rules bot makes it after a second
+    assert toast.text_content().startswith("Время вышло, и за вас сходил бот: Анна передаёт"), toast.text_content()
+    assert toast.locator(".cardtext").count() == 3
+    shot(page, "turn-timer-played-phone-ru")
+    assert any(line.startswith("Время вышло") for line in page.evaluate("window.__said"))
+    healthy(page)
+
+
+# -- long names --------------------------------------------------------------------------------------
+
+def test_a_long_name_does_not_squeeze_the_score_sheet(live, new_page):
+    long = "Wolfeschlegelsteinhausenbergerdo"  # 32 characters, no space to break at
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, long, 0)
+    page.wait_for_selector("[data-testid=score-sheet] thead th")
+    for size in ("laptop", "phone"):
+        if size == "phone":
+            page.set_viewport_size(PHONE)
+            page.click("[data-testid=sheet-tab]")
+        squeezed = page.evaluate("""() => {
+          const table = document.querySelector('[data-testid=score-sheet] table'), box = table.getBoundingClientRect();
+          const heads = [...table.querySelectorAll('thead th')].map((th) => th.getBoundingClientRect());
+          return {overflow: table.scrollWidth > table.clientWidth + 1 || box.right > document.getElementById('sheet').getBoundingClientRect().right + 1,
+                  widths: heads.map((r) => Math.round(r.width)), cut: heads.some((r) => r.right > box.right + 1)}; }""")
+        assert not squeezed["overflow"] and not squeezed["cut"], (size, squeezed)
+        names = squeezed["widths"][1:]
+        assert max(names) - min(names) <= 2, (size, squeezed)  # the columns share the width evenly
+        assert page.get_attribute("[data-testid=score-sheet] thead .colname", "title") == long
+    shot(page, "long-name-sheet-phone")
+    healthy(page)
+
+
+# -- your turn, beyond the table -------------------------------------------------------------------
+
+# A desktop notification and a sound, recorded rather than made: window.__notes, window.__tones;
+# window.__hidden says whether the tab is hidden.
+STUBS = """
+window.__notes = []; window.__tones = 0;
+window.Notification = class {
+  static permission = localStorage.getItem('stub.permission') || 'default';
+  static requestPermission() { localStorage.setItem('stub.permission', 'granted'); Notification.permission = 'granted'; return Promise.resolve('granted'); }
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+};
+window.AudioContext = class {
+  constructor() { this.state = 'running'; this.currentTime = 0; this.destination = {}; }
+  createOscillator() { window.__tones += 1; return { frequency: {}, connect: (next) => next, start() {}, stop() {} }; }
+  createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (next) => next }; }
+};
+Object.defineProperty(document, 'hidden', { get: () => Boolean(window.__hidden) });
+"""
+
+
+def test_your_turn_in_the_tab_title_a_tone_and_a_notification_when_hidden(live, new_page):
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"])
+    anna, boris = new_page(), new_page()
+    anna.add_init_script(STUBS)
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    anna.wait_for_selector("[data-testid=pass-button]")
+    base = f"Black Maria · {code} · Cardroom"
+    assert anna.title() == f"● Your turn — {base}"
+    # the settings: the sound on, the notifications off, until the person says otherwise
+    anna.click("[data-testid=menu-button]")
+    assert anna.is_checked("[data-testid=opt-sound]") and not anna.is_checked("[data-testid=opt-notify]")
+    anna.check("[data-testid=opt-notify]")  # the browser asks once
+    anna.wait_for_function("localStorage.getItem('cardroom.notify') === 'on'")
+    anna.keyboard.press("Escape")
+    assert anna.locator("[data-testid=table-menu]").is_hidden()
+    choose_three(anna)
+    act(anna, anna.locator("[data-testid=pass-button]"))
+    assert anna.title() == base  # Boris chooses
+    tones = anna.evaluate("window.__tones")
+    choose_three(boris)
+    act(boris, boris.locator("[data-testid=pass-button]"))
+    anna.wait_for_selector("[data-testid=status].yours", timeout=15000)
+    assert anna.evaluate("window.__tones") > tones  # the turn came back: a tone
+    assert anna.evaluate("window.__notes") == []  # the tab is in sight: no notification
+    # hidden, with the sound off: a notification when the turn comes, no tone
+    anna.click("[data-testid=menu-button]")
+    anna.uncheck("[data-testid=opt-sound]")
+    anna.evaluate("window.__hidden = true")
+    play_first_legal(anna)
+    tones = anna.evaluate("window.__tones")
+    watch = Watch([anna, boris], 30, "Anna's turn again")
+    while not anna.evaluate("window.__notes.length"):
+        watch()
+        if my_turn(boris):
+            play_first_legal(boris)
+        elif my_turn(anna):
+            play_first_legal(anna)
+        else:
+            anna.wait_for_timeout(30)
+    assert anna.evaluate("window.__notes")[0] == ["Your turn", f"Black Maria · {code}"]
+    assert anna.evaluate("window.__tones") == tones
+    anna.reload()  # remembered
+    anna.click("[data-testid=menu-button]")
+    assert not anna.is_checked("[data-testid=opt-sound]") and anna.is_checked("[data-testid=opt-notify]")
+    healthy(anna, boris)
+
+
+# -- every page ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("locale,viewport", [("en-GB", LAPTOP), ("ru-RU", PHONE)])
+def test_no_console_error_on_any_page(live, new_page, locale, viewport):
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page(viewport, locale=locale)
+    for path in ("/", "/history", "/matches/1", "/rules", "/r/NOSUCH", "/matches/99999"):
+        page.goto(live.http + path)
+        page.wait_for_load_state("networkidle")
+    page.goto(f"{live.http}/r/{code}")
+    page.wait_for_selector("[data-testid=take-seat-0]")
     healthy(page)

@@ -202,13 +202,21 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     healthy(page, watcher)
 
 
-def test_marjolet_two_players_declaration_and_end_phase(live, new_page):
-    code = create_room(live, "marjolet", ["open", "open"])
+def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
+    code = create_room(paused, "marjolet", ["open", "open"])
     a, b = new_page(LAPTOP), new_page(PHONE, locale="ru-RU")
-    sit(a, live, code, "Anna", 0)
-    sit(b, live, code, "Boris", 1)
+    sit(a, paused, code, "Anna", 0)
+    sit(b, paused, code, "Boris", 1)
     a.wait_for_selector("[data-testid=stock]")
     shot(a, "marjolet-start-laptop")
+    # the face-down pile says the count its label says; the turn-up lies upright beside it
+    left = state(a)["match"]["deal"]["stock_count"]
+    assert a.text_content("[data-testid=stock] .stockpile .count") == str(left)
+    assert a.text_content("[data-testid=stock] .stock-label") == f"stock: {left}"
+    assert b.text_content("[data-testid=stock] .stock-label") == f"в колоде: {left}"
+    upright = a.evaluate("""() => { const c = document.querySelector('[data-testid=stock] .turnup .card');
+                                   return [getComputedStyle(c).transform, c.getBoundingClientRect().width]; }""")
+    assert upright[0] == "none" and upright[1] >= 44, upright
     declared = end_seen = exchanged = False
     watch = Watch([a, b], 150, "Marjolet")
     deals_done = 0
@@ -232,8 +240,14 @@ def test_marjolet_two_players_declaration_and_end_phase(live, new_page):
                     if not exchanged:
                         shot(p, "marjolet-exchanged")
                     exchanged = True
+            elif p.locator("[data-testid=next-deal]").count():
+                act(p, p.locator("[data-testid=next-deal]"))
             elif p.locator("[data-testid=declare]").count():
                 cards = state(p)["match"]["moves"]["declare"][0]  # the first button's
+                # the button says what the combination scores
+                offer = next(o for o in state(p)["match"]["deal"]["declarable"] if o["cards"] == cards)
+                said = p.text_content("[data-testid=declare] >> nth=0")
+                assert said.endswith(f", {offer['points']}"), (said, offer)
                 if act(p, p.locator("[data-testid=declare]").first):
                     # laid face up in front of the declarer, on both tables
                     for q in (p, other):
@@ -257,18 +271,20 @@ def test_marjolet_two_players_declaration_and_end_phase(live, new_page):
     healthy(a, b)
 
 
-def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(live, new_page):
-    code = create_room(live, "big_mariage", ["open"] * 4)
+def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_page):
+    code = create_room(paused, "big_mariage", ["open"] * 4)
     pages = [new_page(LAPTOP if s == 0 else PHONE) for s in range(4)]
     for s, p in enumerate(pages):
-        sit(p, live, code, ["Anna", "Boris", "Vera", "Gleb"][s], s)
+        sit(p, paused, code, ["Anna", "Boris", "Vera", "Gleb"][s], s)
     seen = {"bid": False, "give": False, "contract": False, "call": False}
     watch = Watch(pages, 100, "Big Mariage")
     deals_done = 0
     while not (all(seen.values()) and deals_done >= 1):
         watch(f"{seen} after {deals_done} deals")
         for s, p in enumerate(pages):
-            if p.locator("[data-testid=bidbox]").count():
+            if p.locator("[data-testid=next-deal]").count():
+                act(p, p.locator("[data-testid=next-deal]"))
+            elif p.locator("[data-testid=bidbox]").count():
                 if s == 0 and p.locator("[data-testid=bid-button]").count():
                     if not seen["bid"]:
                         shot(p, "big-mariage-bidding-laptop")

@@ -1,13 +1,13 @@
-// The actions box under the felt: whose turn it is, the end of the match with the rematch button,
-// the stand-in offers, then the game's own controls (its panel, table/panels/).
+// The actions box under the felt: whose turn it is (or who took the trick held in the middle),
+// the stand-in offers, then the game's own controls (its panel, table/panels/). The end of a
+// deal and of the match are told by the result panel (result.js).
 import { t, el } from "../common.js";
-import { columnLabels } from "../sheet.js";
-import { table } from "./state.js";
+import { table, relationOf } from "./state.js";
 import { announce } from "./notices.js";
 
-/** `moves`: what the person may do now (none while a finished trick is held); `names` and
- * `teams` by seat (state.js); `send` and `act` are the connection's. */
-export function drawActions({ panel, moves, names, teams, send, act }) {
+/** `moves`: what the person may do now (none while a finished trick is held); `names` by seat
+ * (state.js); `send` and `act` are the connection's. */
+export function drawActions({ panel, moves, names, send, act }) {
   const box = document.getElementById("actions");
   box.replaceChildren();
   const { state, said } = table;
@@ -15,7 +15,7 @@ export function drawActions({ panel, moves, names, teams, send, act }) {
   const me = state.you.seat;
   const line = (...content) => box.append(el("div", { class: "action-line" }, ...content));
   if (m && m.finished) {
-    drawMatchOver({ m, me, names, teams, line, send });
+    said.status = "";
     return;
   }
   const mine = me !== null && Object.keys(moves).length > 0;
@@ -29,20 +29,13 @@ export function drawActions({ panel, moves, names, teams, send, act }) {
   if (m && m.deal) panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
 }
 
-function drawMatchOver({ m, me, names, teams, line, send }) {
-  table.said.status = "";
-  const labels = columnLabels(teams, names); // m.winners counts teams when there are teams
-  const over = t("table.match_over", { names: m.winners.map((w) => labels[w]).join(", ") });
-  const key = m.deals.length + ":" + over;
-  if (table.said.over !== key) { table.said.over = key; announce(over); }
-  line(el("p", { class: "banner match-over", "data-testid": "match-over" }, over));
-  if (me !== null) line(el("button", { type: "button", class: "button primary", "data-testid": "rematch", onclick: () => send({ type: "rematch" }) }, t("table.rematch")));
-}
-
 function waitingText(state, names) {
   const m = state.match;
   if (!m) return t("info.waiting_open", { n: state.room.seats.filter((s) => s.kind === "open").length });
-  if (m.finished) return "";
+  // while a finished trick is held in the middle, the seat to act next is its winner: say so
+  // rather than "waiting for" the person who reads it
+  const held = table.holding && table.holding.trick;
+  if (held) return held.winner === state.you.seat ? t("trick.you_won") : t("trick.won_by", { name: names[held.winner] });
   const who = m.to_act.map((s) => names[s]);
   if (!who.length) return t("info.next_deal");
   return t("table.waiting_for", { names: who.join(", ") });
@@ -64,8 +57,9 @@ function drawStandins(state, line, send) {
     const away = info.kind === "human" && !info.connected;
     if (info.kind !== "open" && !away) continue;
     const ask = (bot) => () => send({ type: "standin", seat: s, bot });
-    const label = (bot) => (away ? t(`standin.${bot}_for`, { name }) : t(`standin.seat_${bot}`, { n: s + 1 }));
-    const why = away ? t("standin.away", { name }) : t("standin.free", { n: s + 1 });
+    const who = relationOf(state, s);
+    const label = (bot) => (away ? t(`standin.${bot}_for`, { name }) : t(`standin.seat_${bot}`, { n: s + 1, who }));
+    const why = away ? t("standin.away", { name, who }) : t("standin.free", { n: s + 1, who });
     line(el("div", { class: "standin-box", role: "group", "aria-label": why, "data-testid": "standin-box-" + s },
       el("span", { class: "note" }, why),
       el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-rules`, onclick: ask("rules") }, label("rules")),

@@ -1,12 +1,31 @@
 // The table chat: the last lines (from each STATE's `chat` and from chat events), shown as plain
-// text, and the form for seated people.
+// text, the form for seated people (spectators read only), and the count of lines that came
+// while the chat was out of sight (a phone shows it on the chat tab).
 import { table } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 
+const chatInSight = () => $("chat").getClientRects().length > 0;
+
 /** A chat event (docs/protocol.md `event`, kind "chat") numbered `seq`. */
 export function addChatLine(seq, event) {
   table.chat.lines.set(seq, { seq, ...event });
+  const mine = table.state && event.seat === table.state.you.seat;
+  if (!mine && !chatInSight()) table.chat.unread += 1;
+  drawUnread();
+}
+
+/** The chat came into sight: everything in it is read. */
+export function chatSeen() {
+  table.chat.unread = 0;
+  drawUnread();
+}
+
+function drawUnread() {
+  const badge = $("chat-unread");
+  const n = table.chat.unread;
+  badge.hidden = n === 0;
+  badge.textContent = n > 99 ? "99+" : String(n);
 }
 
 export function drawChat() {
@@ -15,6 +34,7 @@ export function drawChat() {
   const lines = [...chat.lines.values()].sort((x, y) => x.seq - y.seq).slice(-50);
   const shown = lines.length + ":" + (lines.length ? lines[lines.length - 1].seq : "");
   $("chat-form").hidden = state.you.seat === null;
+  $("chat-watching").hidden = state.you.seat !== null;
   if (shown === chat.shown) return;
   chat.shown = shown;
   const list = $("chat-lines");

@@ -57,9 +57,17 @@ export function connection(onMessage) {
     return true;
   }
 
+  // One action at a time: until the server answers (table.js clears table.inFlight on the
+  // event that acks it, an error for it or a new welcome), another click sends nothing, so a
+  // double click never reaches the server twice.
+  // Returns whether it was sent.
   function act(action) {
+    if (table.inFlight) return false;
     actions += 1;
-    send({ type: "action", id: `${Date.now().toString(36)}-${actions}`, action });
+    const id = `${Date.now().toString(36)}-${actions}`;
+    if (!send({ type: "action", id, action })) return false;
+    table.inFlight = id;
+    return true;
   }
 
   return { connect, reconnectNow, send, act };

@@ -25,8 +25,11 @@ export function drawHand({ moves, cardMarks, act, redraw }) {
     marks: cardMarks(deal, me),
     choose: (card) => chooseCard(card, moves, act, redraw),
   };
+  const cards = deal.hands[me];
   const row = el("div", { class: "hand-row", role: "group", "aria-label": t("table.your_hand") });
-  for (const card of deal.hands[me]) row.append(cardButton(card, offer));
+  // as many cards in a row as make them big enough to touch: a long hand takes two rows (CSS)
+  row.style.setProperty("--per-row", String(cards.length > 12 ? Math.ceil(cards.length / 2) : cards.length));
+  for (const card of cards) row.append(cardButton(card, offer));
   box.append(row);
 }
 

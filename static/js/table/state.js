@@ -1,7 +1,8 @@
 // The table page's one state: what the server said last (STATE, seq), this browser's seat, what
-// the person has chosen and not sent yet, and a finished trick held in the middle for a moment.
+// the person has chosen in this deal and not sent yet, the action sent and not answered, the
+// clocks, and a finished trick held in the middle for a moment.
 // Game facts (seats, teams) are read from STATE (docs/protocol.md ROOM and SEAT), never assumed.
-import { t, seatName } from "../common.js";
+import { t, seatName, positions } from "../common.js";
 
 const app = document.getElementById("table-app");
 const SEAT_KEY = "cardroom.seat." + app.dataset.code;
@@ -15,11 +16,18 @@ export const table = {
   holding: null, // {trick, timer} while a finished trick stays in the middle
   tricks: null, // {deal, won} of the STATE on the screen: a trick closed when `won` grows
   showLast: false, // the last-trick button is pressed
-  chosen: { pass: new Set(), give: null, call: null, bid: null, contract: null },
-  chat: { lines: new Map(), shown: "" }, // seq -> line, from STATEs and chat events
+  chosen: noChoices(), // what the person chose in this deal and has not sent yet
+  dealKey: null, // "match id:deal count" of the deal `chosen` belongs to
+  inFlight: null, // the id of the action sent and not answered yet: it is not sent twice
+  chat: { lines: new Map(), shown: "", unread: 0 }, // seq -> line, from STATEs and chat events
   turnDeadline: null, // performance.now() when the turn timer runs out, null: no timer runs
-  said: { status: "", over: "" }, // the last status and match end told to screen readers
+  dealDeadline: null, // performance.now() when the next deal comes anyway, null: no countdown
+  said: { status: "", result: "" }, // the last status and result told to screen readers
 };
+
+function noChoices() {
+  return { pass: new Set(), passKey: null, give: null, call: null, bid: null, bidTurn: null, contract: null };
+}
 
 function loadSeat() {
   try { return JSON.parse(localStorage.getItem(SEAT_KEY)) || null; } catch { return null; }
@@ -31,7 +39,6 @@ export function saveSeat(seat) {
   else localStorage.removeItem(SEAT_KEY);
 }
 
-/** The names by seat ("empty seat" for a free one). */
 /** Each seat's name as shown: a person's, a bot's in the page's language, or "free seat". */
 export function seatNames(state) {
   return state.room.seats.map((s) => seatName(s) || t("seat.empty"));
@@ -42,6 +49,46 @@ export function teamsOf(seats) {
   const teams = [];
   for (const s of seats) if (Number.isInteger(s.team)) (teams[s.team] ||= []).push(s.seat);
   return teams.length ? teams : null;
+}
+
+/** How `seat` sits for the person at the table: "your partner", "opponent on your left", "on
+ * your right"... ("" for a spectator or their own seat). Partners come from SEAT.team, sides
+ * from the seats' places around the table (common.js positions). */
+export function relationOf(state, seat) {
+  const me = state.you.seat, seats = state.room.seats;
+  if (me === null || seat === me) return "";
+  if (seats.length === 2) return t("rel.opponent");
+  const side = positions(seats.length, me)[seat];
+  if (!Number.isInteger(seats[me].team)) return t("rel." + side);
+  return seats[seat].team === seats[me].team ? t("rel.partner") : t("rel.opponent_" + side);
+}
+
+// The cards chosen to pass survive a reload of the page: sessionStorage, per room, match and deal.
+const passKey = () => `cardroom.pass.${table.code}.${table.dealKey}`;
+
+/** Call while the person chooses cards to pass: the first time in a deal, the choice kept by an
+ * earlier page of this tab comes back; after that, each choice is kept. */
+export function keepPassChoice() {
+  const key = passKey();
+  if (table.chosen.passKey !== key) {
+    table.chosen.passKey = key;
+    try { table.chosen.pass = new Set(JSON.parse(sessionStorage.getItem(key)) || []); } catch { table.chosen.pass = new Set(); }
+  }
+  sessionStorage.setItem(key, JSON.stringify([...table.chosen.pass]));
+}
+
+export function forgetPassChoice() {
+  sessionStorage.removeItem(passKey());
+}
+
+// A new deal (or match) starts with nothing chosen: no stepper keeps the last deal's value.
+function followDeal(state) {
+  const m = state.match;
+  const key = m && state.room.match ? `${state.room.match.id}:${m.deals.length}` : null;
+  if (key !== table.dealKey) {
+    table.dealKey = key;
+    table.chosen = noChoices();
+  }
 }
 
 function trickCount(state) {
@@ -61,6 +108,7 @@ export function stateQueue({ holdMs, show, trickWon }) {
       table.tricks = trickCount(state);
       table.state = state;
       const after = table.tricks;
+      followDeal(state);
       const closed = !reset && before && after && before.deal === after.deal && after.won > before.won && state.match.deal.last_trick;
       if (!closed) continue;
       if (closed.winner !== undefined) trickWon(closed.winner);

@@ -1,7 +1,7 @@
 // Big Mariage's controls: the bidding box, the declarer's kitty and gives, the contract, how to
 // lead a card that may call trumps, and the last trump call; kitty cards marked in the hand.
 import { t, el, cardText, cardsText, SUIT_SYMBOL, suitName } from "../../common.js";
-import { table } from "../state.js";
+import { table, relationOf } from "../state.js";
 
 export function cardMarks(deal) {
   const kitty = deal.kitty && deal.phase !== "play" && deal.phase !== "over" ? deal.kitty : [];
@@ -22,15 +22,16 @@ function stepper(values, current, onChange, testid) {
 
 const suitText = (suit) => SUIT_SYMBOL[suit] + " " + suitName(suit);
 
-export function drawControls({ deal, moves, me, names, line, act }) {
+export function drawControls({ state, deal, moves, me, names, line, act }) {
   const { chosen } = table;
-  if (deal.bids.length && (deal.phase === "bidding" || deal.phase === "kitty")) {
+  if (deal.bids.length && deal.phase === "bidding") {
     line(el("span", { class: "bids" }, t("bm.bids"), " ", deal.bids.map(([s, b]) => el("span", { class: "bidchip" }, `${names[s]}: ${b === "pass" ? t("bm.pass") : b}`))));
   }
   if (moves.bid || (moves.pass && deal.phase === "bidding")) {
     const box = el("div", { class: "bidbox", "data-testid": "bidbox" });
     if (moves.bid && moves.bid.length) {
-      if (!moves.bid.includes(chosen.bid)) chosen.bid = moves.bid[0];
+      // each time the bidding comes round, the stepper starts at the lowest bid allowed
+      if (chosen.bidTurn !== deal.bids.length) Object.assign(chosen, { bid: moves.bid[0], bidTurn: deal.bids.length });
       box.append(stepper(moves.bid, chosen.bid, (v) => { chosen.bid = v; }, "bid-value"),
         el("button", { type: "button", class: "button primary", "data-testid": "bid-button", onclick: () => act({ type: "bid", value: chosen.bid }) }, t("bm.bid")));
     }
@@ -42,11 +43,13 @@ export function drawControls({ deal, moves, me, names, line, act }) {
     line(t("bm.give_help"));
     if (chosen.give && !moves.give.cards.includes(chosen.give)) chosen.give = null;
     const card = chosen.give;
-    line(...moves.give.to.map((to) => el("button", { type: "button", class: "button" + (card ? " primary" : ""), disabled: !card, "data-testid": "give-" + to,
-      onclick: () => { act({ type: "give", card: chosen.give, to }); chosen.give = null; } }, card ? t("bm.give_to_card", { name: names[to] }) : t("bm.give_to", { name: names[to] }), card ? cardText(card) : "")));
+    line(...moves.give.to.map((to) => el("button", { type: "button", class: "button give" + (card ? " primary" : ""), disabled: !card, "data-testid": "give-" + to,
+      onclick: () => { if (act({ type: "give", card: chosen.give, to })) chosen.give = null; } },
+      el("span", {}, t(card ? "bm.give_to_card" : "bm.give_to", { name: names[to] }), card ? cardText(card) : ""),
+      el("small", { class: "relation" }, relationOf(state, to)))));
   }
   for (const g of deal.gives || []) {
-    if (g.card && (me === deal.declarer || me === g.to) && deal.phase !== "play") line(el("span", { class: "note" }, t("bm.given", { name: names[g.to] }), " ", cardText(g.card)));
+    if (g.card && (me === deal.declarer || me === g.to) && (deal.phase === "kitty" || deal.phase === "contract")) line(el("span", { class: "note" }, t("bm.given", { name: names[g.to] }), " ", cardText(g.card)));
   }
   if (me !== null && deal.phase === "play" && me !== deal.declarer) {
     const g = (deal.gives || []).find((x) => x.to === me && x.card);
@@ -60,9 +63,9 @@ export function drawControls({ deal, moves, me, names, line, act }) {
   if (moves.trump && moves.trump.length) {
     const card = chosen.call;
     if (card && moves.trump.includes(card)) {
-      line(el("button", { type: "button", class: "button primary", "data-testid": "call-trumps", onclick: () => { act({ type: "play", card: chosen.call, trump: true }); chosen.call = null; } },
+      line(el("button", { type: "button", class: "button primary", "data-testid": "call-trumps", onclick: () => { if (act({ type: "play", card: chosen.call, trump: true })) chosen.call = null; } },
         t("bm.lead_call", { suit: suitText(card[1]) }), " ", cardText(card)),
-      el("button", { type: "button", class: "button", "data-testid": "lead-plain", onclick: () => { act({ type: "play", card: chosen.call }); chosen.call = null; } }, t("bm.lead_plain"), " ", cardText(card)));
+      el("button", { type: "button", class: "button", "data-testid": "lead-plain", onclick: () => { if (act({ type: "play", card: chosen.call })) chosen.call = null; } }, t("bm.lead_plain"), " ", cardText(card)));
     } else {
       line(el("span", { class: "note" }, t("bm.can_call")));
     }

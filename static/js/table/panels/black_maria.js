@@ -1,13 +1,18 @@
-// Black Maria's controls: choosing the cards to pass, what was passed, and the cards received,
-// which the hand marks until the first trick is won.
+// Black Maria's controls: choosing the cards to pass (kept across a reload), what was passed,
+// and the cards received; the hand marks the cards passed until the play starts, and the cards
+// received until the first trick is won.
 import { t, el, cardsText } from "../../common.js";
-import { table } from "../state.js";
+import { table, keepPassChoice, forgetPassChoice } from "../state.js";
 
 const beforeFirstTrick = (deal) => deal.phase === "play" && (deal.tricks_won || []).every((n) => n === 0);
 const received = (deal, me) => (deal.received && deal.received[me] && beforeFirstTrick(deal) ? deal.received[me] : []);
+const passed = (deal, me) => (deal.phase === "pass" && deal.pass && deal.pass[me]) || [];
 
 export function cardMarks(deal, me) {
-  return new Map(received(deal, me).map((card) => [card, { className: "received", label: t("card.received_mark") }]));
+  return new Map([
+    ...passed(deal, me).map((card) => [card, { className: "passed", label: t("card.passed_mark") }]),
+    ...received(deal, me).map((card) => [card, { className: "received", label: t("card.received_mark") }]),
+  ]);
 }
 
 export function drawControls({ state, deal, moves, me, names, line, act }) {
@@ -16,11 +21,12 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   const seats = state.room.seats.length;
   const right = names[(me + seats - 1) % seats], left = names[(me + 1) % seats];
   if (moves.pass) {
+    keepPassChoice();
     chosen.pass = new Set([...chosen.pass].filter((c) => moves.pass.from.includes(c)));
     line(t("bmaria.choose_pass", { n: moves.pass.choose, name: right }), " ", cardsText([...chosen.pass]));
     line(el("button", { type: "button", class: "button primary", "data-testid": "pass-button", disabled: chosen.pass.size !== moves.pass.choose,
-      onclick: () => { act({ type: "pass", cards: [...chosen.pass] }); chosen.pass = new Set(); } }, t("bmaria.pass_button", { n: chosen.pass.size, k: moves.pass.choose })));
-  } else if (deal.phase === "pass" && deal.pass && deal.pass[me]) {
+      onclick: () => { if (act({ type: "pass", cards: [...chosen.pass] })) { forgetPassChoice(); chosen.pass = new Set(); } } }, t("bmaria.pass_button", { n: chosen.pass.size, k: moves.pass.choose })));
+  } else if (passed(deal, me).length) {
     line(t("bmaria.you_passed", { name: right }), " ", cardsText(deal.pass[me]));
   }
   if (received(deal, me).length) {

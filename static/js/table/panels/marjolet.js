@@ -1,6 +1,6 @@
 // Marjolet's controls: the trick winner's window (declare, exchange the seven of trumps, draw),
 // the strict rule of the end phase, and the combinations scored; declared cards marked in the hand.
-import { t, el, cardText, cardsText } from "../../common.js";
+import { t, el, cardText, cardsText, combinationName } from "../../common.js";
 
 export function cardMarks(deal, me) {
   return new Map(((deal.declared && deal.declared[me]) || []).map((card) => [card, { className: "shown" }]));
@@ -10,7 +10,10 @@ export function drawControls({ deal, moves, names, line, act }) {
   if (moves.draw) {
     line(el("b", {}, t("mj.window")));
     for (const cards of moves.declare || []) {
-      line(el("button", { type: "button", class: "button", "data-testid": "declare", onclick: () => act({ type: "declare", cards }) }, t("mj.declare"), " ", cardsText(cards)));
+      // what it scores, as the engine's view says it (deal.declarable, the same combinations)
+      const offer = (deal.declarable || []).find((d) => d.cards.join() === cards.join());
+      line(el("button", { type: "button", class: "button", "data-testid": "declare", onclick: () => act({ type: "declare", cards }) }, t("mj.declare"), " ", cardsText(cards),
+        offer ? " " + t("mj.declare_scores", { name: combinationName(offer.name), n: offer.points }) : ""));
     }
     if (moves.exchange) {
       line(el("button", { type: "button", class: "button", "data-testid": "exchange", onclick: () => act({ type: "exchange" }) },

@@ -1,0 +1,72 @@
+// "Your turn" told beyond the table: the tab's title, a short tone (Web Audio, no file) and,
+// while the tab is hidden, a desktop notification; the table bar's settings menu turns the
+// sound and the notifications on and off, remembered in localStorage. The sound is on and the
+// notifications off until the person says otherwise; the browser asks for the permission once.
+import { t } from "../common.js";
+
+const $ = (id) => document.getElementById(id);
+const SOUND = "cardroom.sound", NOTIFY = "cardroom.notify";
+const baseTitle = document.title;
+let mineBefore = false;
+let audio = null; // made at the person's first touch: browsers keep sound for pages used
+
+const soundOn = () => localStorage.getItem(SOUND) !== "off";
+const notifyOn = () => localStorage.getItem(NOTIFY) === "on" && "Notification" in window && Notification.permission === "granted";
+
+/** Called with each drawing of the table: `mine` says whether the person has something to do. */
+export function noticeTurn(mine, what) {
+  document.title = mine ? `● ${t("table.your_turn")} — ${baseTitle}` : baseTitle;
+  if (mine && !mineBefore) {
+    if (soundOn()) tone();
+    if (document.hidden && notifyOn()) notify(what);
+  }
+  mineBefore = mine;
+}
+
+// Two short rising notes, quiet.
+function tone() {
+  if (!audio || audio.state !== "running") return;
+  const start = audio.currentTime;
+  [660, 880].forEach((hz, i) => {
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = hz;
+    gain.gain.setValueAtTime(0.0001, start + i * 0.12);
+    gain.gain.exponentialRampToValueAtTime(0.15, start + i * 0.12 + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + i * 0.12 + 0.11);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(start + i * 0.12);
+    osc.stop(start + i * 0.12 + 0.12);
+  });
+}
+
+function notify(what) {
+  const note = new Notification(t("table.your_turn"), { body: what, tag: "cardroom-turn" });
+  note.onclick = () => { window.focus(); note.close(); };
+}
+
+function unlockAudio() {
+  if (audio || !window.AudioContext) return;
+  audio = new AudioContext();
+}
+
+/** The settings menu of the table bar. */
+export function listenToSettings() {
+  const button = $("menu-button"), menu = $("table-menu");
+  const sound = $("opt-sound"), alerts = $("opt-notify");
+  const open = (on) => { menu.hidden = !on; button.setAttribute("aria-expanded", String(on)); };
+  button.addEventListener("click", () => open(menu.hidden));
+  document.addEventListener("click", (ev) => { if (!menu.hidden && !ev.target.closest(".menu")) open(false); });
+  menu.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { open(false); button.focus(); } });
+  sound.checked = soundOn();
+  alerts.checked = notifyOn();
+  alerts.disabled = !("Notification" in window);
+  sound.addEventListener("change", () => localStorage.setItem(SOUND, sound.checked ? "on" : "off"));
+  alerts.addEventListener("change", async () => {
+    if (alerts.checked && Notification.permission !== "granted") {
+      alerts.checked = (await Notification.requestPermission()) === "granted";
+    }
+    localStorage.setItem(NOTIFY, alerts.checked ? "on" : "off");
+    $("notify-note").hidden = alerts.checked || Notification.permission !== "denied";
+  });
+  for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, unlockAudio, { once: true });
+}

@@ -1,0 +1,109 @@
+// The result panel over the felt, for players and spectators. Between two deals: the deal just
+// played, each side's points and where they came from (the deal's `summary`, as the score sheet
+// reads it), who asked for the next deal, the countdown to it (ROOM.deal_left) and "Next deal"
+// for the people at the table. Once the match is over: the winners, the final totals and
+// "Rematch".
+import { t, el, cardText } from "../common.js";
+import { columnLabels, columnName, dealDetails } from "../sheet.js";
+import { table } from "./state.js";
+import { announce } from "./notices.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** `names` and `teams` by seat (state.js); `send`: the connection's. */
+export function drawResult({ names, teams, send }) {
+  const box = $("result");
+  const m = table.state.match;
+  const shown = m && m.deal && (m.finished || m.deal.phase === "over") && !table.holding;
+  box.hidden = !shown;
+  box.classList.toggle("match-end", Boolean(shown && m.finished));
+  if (!shown) {
+    box.replaceChildren();
+    table.said.result = "";
+    return;
+  }
+  const labels = columnLabels(teams, names);
+  const last = m.deals[m.deals.length - 1];
+  const title = m.finished
+    ? el("h2", { id: "result-title", class: "banner match-over", "data-testid": "match-over" }, t("table.match_over", { names: m.winners.map((w) => labels[w]).join(", ") }))
+    : el("h2", { id: "result-title" }, t("result.deal_over", { n: m.deals.length }));
+  box.replaceChildren(...[title, headline(m.game, last.summary, names),
+    m.finished ? el("h3", { class: "last-deal" }, t("result.last_deal", { n: m.deals.length })) : null,
+    sides(m, last, labels, names),
+    m.finished ? rematch(send) : nextDeal(send, names)].filter(Boolean));
+  drawDealCountdown();
+  tell(m, labels, title.textContent);
+}
+
+// A sentence over the columns: how the contract went, who took the queen of spades.
+function headline(game, summary, names) {
+  const line = (...content) => el("p", { class: "headline", "data-testid": "result-headline" }, ...content);
+  if (game === "black_maria") {
+    const taker = summary.spades.findIndex((cards) => cards.includes("QS"));
+    return taker < 0 ? null : line(t("result.queen_taken", { name: names[taker] }), " ", cardText("QS"));
+  }
+  if (game !== "big_mariage") return null;
+  if (summary.thrown_in) return line(t("bm.thrown_in"));
+  const team = summary.teams.find((x) => x.declaring);
+  const values = { name: names[summary.declarer], n: summary.contract, points: team.points };
+  if (team.made) return line(el("span", { class: "made" }, t("result.made", { ...values, by: team.points - summary.contract })));
+  return line(el("span", { class: "lost" }, t("result.failed", { ...values, by: summary.contract - team.points })));
+}
+
+// One block per column (a seat, or a team): the deal's points, their details (the contract is
+// the headline's), the total after.
+function sides(m, last, labels, names) {
+  return el("div", { class: "result-sides" }, labels.map((label, i) => {
+    const won = m.finished && m.winners.includes(i);
+    const score = last.scores[i];
+    return el("div", { class: "result-side" + (won ? " winner" : ""), "data-testid": "result-side-" + i },
+      el("h3", {}, columnName(label), won ? " ★" : ""),
+      el("p", { class: "deal-points", "data-testid": "result-points-" + i }, (score > 0 && m.game === "big_mariage" ? "+" : "") + String(score)),
+      el("ul", { class: "details" }, dealDetails(m.game, last.summary, i, names, false).map((part) => el("li", {}, part))),
+      el("p", { class: "total", "data-testid": "result-total-" + i }, t("result.total", { n: m.totals[i] })));
+  }));
+}
+
+function rematch(send) {
+  if (table.state.you.seat === null) return null;
+  return el("p", { class: "result-buttons" },
+    el("button", { type: "button", class: "button primary", "data-testid": "rematch", onclick: () => send({ type: "rematch" }) }, t("table.rematch")));
+}
+
+// Who the table waits for: every person at it (not a bot, not a stand-in) who is here and has
+// not asked for the next deal yet; the server deals once there is nobody left, or at the end
+// of the countdown.
+function nextDeal(send, names) {
+  const { room, you } = table.state;
+  const people = room.seats.filter((s) => s.kind === "human" && !s.standin && s.connected);
+  const waiting = people.filter((s) => !room.ready.includes(s.seat));
+  const iAmReady = you.seat !== null && room.ready.includes(you.seat);
+  const out = el("div", { class: "result-next" });
+  if (you.seat !== null && !iAmReady) {
+    out.append(el("button", { type: "button", class: "button primary", "data-testid": "next-deal", onclick: () => send({ type: "next" }) }, t("result.next_deal")));
+  }
+  if (iAmReady && waiting.length) out.append(el("p", { class: "note", "data-testid": "ready-waiting" }, t("result.waiting_for", { names: waiting.map((s) => names[s.seat]).join(", ") })));
+  const ready = people.filter((s) => room.ready.includes(s.seat));
+  if (ready.length && !iAmReady) out.append(el("p", { class: "note", "data-testid": "ready-list" }, t("result.ready", { names: ready.map((s) => names[s.seat]).join(", ") })));
+  out.append(el("p", { class: "countdown", id: "deal-countdown", "data-testid": "deal-countdown" }));
+  return out;
+}
+
+/** The countdown to the next deal, counted down on the page between two states (table.js calls
+ * it every second). */
+export function drawDealCountdown() {
+  const box = $("deal-countdown");
+  if (!box) return;
+  const left = table.dealDeadline === null ? null : Math.max(0, Math.ceil((table.dealDeadline - performance.now()) / 1000));
+  box.hidden = left === null;
+  box.textContent = left === null ? "" : t("result.countdown", { n: left });
+}
+
+// Screen readers hear the result once: its title and each column's points.
+function tell(m, labels, title) {
+  const key = m.deals.length + ":" + m.finished;
+  if (table.said.result === key) return;
+  table.said.result = key;
+  const last = m.deals[m.deals.length - 1];
+  announce(title + " " + labels.map((label, i) => `${label}: ${last.scores[i]}`).join(", ") + ".");
+}
