@@ -135,12 +135,13 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
     """The cumulative scores as an inline SVG line chart (one line per seat or team), named for
     screen readers by `title` and the final totals."""
     width, height, pad, right = 760, 260, 40, 160
+    left = 70  # room for "-1940" at the larger size of a phone (cardroom.css)
     values = [v for r in rows for v in r] or [0]
     low, high = min(0, min(values)), max(1, max(values))
     n = max(1, len(rows) - 1)
 
     def x(i):
-        return pad + (width - pad - right) * i / n
+        return left + (width - left - right) * i / n
 
     def y(v):
         return height - pad - (height - 2 * pad) * (v - low) / (high - low)
@@ -151,11 +152,11 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
              f'xmlns="http://www.w3.org/2000/svg">',
              f'<title>{Markup.escape(title)}: {Markup.escape(finals)}</title>',
-             f'<line x1="{pad}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
+             f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
              f'class="axis"/>',
-             f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" class="axis"/>',
-             f'<text x="{pad - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
-             f'<text x="{pad - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low}</text>']
+             f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{height - pad}" class="axis"/>',
+             f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
+             f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low}</text>']
     for i in range(len(rows)):
         parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 16}" '
                      f'text-anchor="middle">{i}</text>')
