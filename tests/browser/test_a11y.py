@@ -232,7 +232,15 @@ def test_black_maria_phases_and_a_spectator(held, new_page, audit):
         if not (my_turn(page) and play_first_legal(page)):
             page.wait_for_timeout(30)
     page.wait_for_selector("[data-testid=match-over]")
+    page.evaluate("window.cardroomTable.send({type: 'chat', text: 'gg'})")  # a line in the chat
+    for p in (page, t.ru, watcher):
+        p.wait_for_selector("[data-testid=chat-lines] li", state="attached")
     t.audit_now("the match over")
+    for p in (page, t.ru):  # on a phone the score sheet (and chat) are behind a button
+        p.set_viewport_size(PHONE)
+        p.evaluate("document.getElementById('toggle-sheet').click()")
+        assert p.get_attribute("#toggle-sheet", "aria-expanded") == "true"
+        audit(p, "black_maria: the score sheet opened", sizes={"phone": PHONE})
     assert len(t.checked) == 3, t.checked
     healthy(page, t.ru, watcher)
     audit.check()
