@@ -180,6 +180,7 @@ class BlackMariaDeal(TrickDeal):
 class BlackMaria(Game):
     name = "black_maria"
     title = "Black Maria"
+    lower_is_better = True
     deal_type = BlackMariaDeal
     options = {
         "target": Option(100, positive_integer,

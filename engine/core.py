@@ -345,6 +345,8 @@ class Game:
     options: dict[str, Option]
     #: True when deal scores and totals are per team (two entries) rather than per seat.
     teams: bool = False
+    #: True when the scores are penalties: the lowest total wins.
+    lower_is_better: bool = False
 
     @property
     def seats(self) -> int:
@@ -381,6 +383,11 @@ class Game:
     @property
     def score_width(self) -> int:
         return 2 if self.teams else self.seats
+
+    def side(self, seat: int) -> int:
+        """Where ``seat``'s score is in deal scores, totals and winners: its team's (partners
+        sit opposite: seats 0 and 2, 1 and 3) or its own."""
+        return seat % 2 if self.teams else seat
 
 
 class Match:

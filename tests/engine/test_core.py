@@ -187,3 +187,20 @@ def test_every_listed_move_is_accepted(game):
             replay(record).apply(seat, action)
             checked += 1
         match.apply(seat, random_bot(None, match.moves(seat), rng))
+
+
+def test_each_seat_finds_its_score_where_its_side_is():
+    """Game.side: a seat's index in deal scores, totals and winners (its team's in Big
+    Mariage, whose teams are seats 0+2 and 1+3; its own elsewhere)."""
+    from engine.big_mariage import TEAMS
+    from engine.games import GAMES
+
+    for game in GAMES.values():
+        sides = [game.side(seat) for seat in range(game.seats)]
+        if game.teams:
+            assert all(seat in TEAMS[side] for seat, side in enumerate(sides))
+        else:
+            assert sides == list(range(game.seats))
+    assert [g.name for g in GAMES.values() if g.lower_is_better] == ["black_maria"]
+    totals = [30, 12, 40]  # Black Maria's penalties: the lowest total wins
+    assert GAMES["black_maria"].winners(totals, {"target": 40}) == [1]
