@@ -18,7 +18,7 @@ from .rooms import RoomRegistry
 from .settings import Settings
 from .storage.repository import RoomRepository
 from .storage.store import Store
-from .web import api, pages, socket
+from .web import api, pages, people, socket
 from .web.deps import Registry, StoreDep
 
 
@@ -56,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "The WebSocket protocol (/ws/{code}) is in docs/protocol.md.")
     app.state.settings = settings
     app.include_router(api.router)
+    app.include_router(people.router)
     app.include_router(socket.router)
     pages.install(app)
 

@@ -10,6 +10,7 @@ are in :data:`REASONS`."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
@@ -25,7 +26,7 @@ HTTP_STATUS = {
     "hello_first": 400, "bad_token": 403, "not_seated": 403, "malformed": 422,
     "not_your_turn": 409, "illegal": 409, "rate_limited": 429, "not_available": 409,
     "storage": 503, "conflict": 409, "no_room": 404, "no_match": 404, "no_player": 404,
-    "running": 409,
+    "running": 409, "name_claimed": 409, "bad_player_key": 403,
 }
 
 #: The server's own refusal reasons: id -> the English sentence, ``{param}`` filled in.
@@ -56,6 +57,11 @@ REASONS = {
     "seat_busy": "seat {seat} is played by someone who is here (or a bot)",
     "no_bot_kind": "no bot kind {bot!r} (rules or random)",
     "need_name": "a name is needed",
+    "name_too_long": "a name has at most {count} characters",
+    "bad_name": "a name cannot hold control or text-direction characters",
+    "name_claimed": "the name {name!r} is someone's; choose another, e.g. {suggestion!r}",
+    "bad_player_key": "this player key is not known here; it changes nothing",
+    "no_player_key": "this needs your player key (the X-Player-Key header)",
     # the match
     "not_started": "the match has not started: seats are free",
     "match_not_over": "the match is not over",
@@ -108,6 +114,29 @@ class Refusal(Exception):
                 "params": self.params}
 
 
+# -- names people type ------------------------------------------------------------------------
+
+#: Longest name a person may take.
+NAME_MAX = 32
+#: Characters that change how text around them reads (left-to-right and right-to-left marks,
+#: embeddings, overrides and isolates): one name could pose as another.
+_TEXT_DIRECTION = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                      "\u2066\u2067\u2068\u2069")
+
+
+def person_name(value: str) -> str:
+    """A name as people see it: NFC, without surrounding spaces; Refusal if it is empty, too
+    long, or holds control or text-direction characters."""
+    name = unicodedata.normalize("NFC", value).strip()
+    if not name:
+        raise Refusal("bad_field", "need_name")
+    if len(name) > NAME_MAX:
+        raise Refusal("bad_field", "name_too_long", count=NAME_MAX)
+    if any(unicodedata.category(c) == "Cc" or c in _TEXT_DIRECTION for c in name):
+        raise Refusal("bad_field", "bad_name")
+    return name
+
+
 # -- client -> server -----------------------------------------------------------------------
 
 def _str_or_nothing(value):
@@ -127,6 +156,8 @@ class _Message(BaseModel):
 class Hello(_Message):
     type: Literal["hello"]
     token: Annotated[str | None, BeforeValidator(_str_or_nothing)] = None
+    #: a player key: the player's seats are theirs on any device
+    player: Annotated[str | None, BeforeValidator(_str_or_nothing)] = None
     since: Annotated[int | None, BeforeValidator(_event_number_or_nothing)] = None
 
 
@@ -227,9 +258,13 @@ class RoomInfo(BaseModel):
 
 
 class MatchPlayer(BaseModel):
+    """A match's seat: a person by the name they have now (``guest``: no player key holds
+    it), a bot by its seat's name and ``bot`` kind."""
+
     seat: int
     name: str
     bot: str | None
+    guest: bool
 
 
 class MatchSummary(BaseModel):

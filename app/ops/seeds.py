@@ -11,9 +11,10 @@ from sqlalchemy import select
 
 from engine.record import replay
 
+from ..storage.history import seat_results
 from ..storage.migrate import ROOT
 from ..storage.models import DealRow, MatchPlayer, MatchRow, Room, RoomEvent, Seat
-from ..storage.repository import player
+from ..storage.players import guest
 from ..storage.store import Store
 
 
@@ -32,31 +33,40 @@ def load_demo(url: str, directory: str | None = None) -> tuple[int, int]:
                 if session.scalar(select(Room.id).where(Room.code == code)) is not None:
                     skipped += 1
                     continue
-                when = start + timedelta(days=number)
-                _store(store, session, code, record, match, when)
+                names = record.get("players") or [f"Player {i + 1}"
+                                                   for i in range(match.game.seats)]
+                store_match(session, code, match, names, start + timedelta(days=number))
                 loaded += 1
     finally:
         store.close()
     return loaded, skipped
 
 
-def _store(store, session, code, record, match, when) -> None:
-    game = record["game"]
-    names = record.get("players") or [f"Player {i + 1}" for i in range(match.game.seats)]
+def store_match(session, code: str, match, names: list[str], when: datetime,
+                bots: dict[int, str] | None = None, actions: bool = True) -> int:
+    """An engine Match stored as a room's match, its seats taken by ``names`` (people, as
+    guests) except ``bots`` (seat -> bot kind), with every deal and (unless not ``actions``)
+    every action as the server would have stored them: the demo matches, and hand-made ones
+    in tests and benchmarks. Returns the match's id."""
+    bots = bots or {}
+    game = match.game.name
     room = Room(code=code, game=game, options=dict(match.options), created=when)
     session.add(room)
     session.flush()
     row = MatchRow(room_id=room.id, number=1, game=game, options=dict(match.options),
                    status="finished" if match.finished else "running", started=when,
                    ended=when + timedelta(minutes=30) if match.finished else None,
-                   totals=list(match.totals), winners=list(match.winners))
+                   totals=list(match.totals), winners=list(match.winners), bot_seats=len(bots))
     session.add(row)
     session.flush()
-    for seat, name in enumerate(names):
-        person = player(session, name)
-        session.add(Seat(room_id=room.id, seat=seat, kind="human", name=name,
-                         player_id=person.id, standin=False))
-        session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=person.id, name=name))
+    for seat, (name, (points, deals, won)) in enumerate(zip(names, seat_results(match))):
+        person = None if seat in bots else guest(session, name)
+        session.add(Seat(room_id=room.id, seat=seat, kind="bot" if seat in bots else "human",
+                         bot=bots.get(seat), name=None if seat in bots else name,
+                         player_id=person and person.id, standin=False))
+        session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=person and person.id,
+                                name=f"Bot {seat + 1}" if seat in bots else name,
+                                bot=bots.get(seat), points=points, deals=deals, won=won))
     n = 0
     for index, deal in enumerate(match.deals):
         session.add(DealRow(match_id=row.id, index=index, dealer=deal.dealer, deck=deal.deck,
@@ -64,7 +74,7 @@ def _store(store, session, code, record, match, when) -> None:
                             over=deal.over, scores=deal.scores(),
                             summary=deal.summary() if deal.over else None,
                             started=when, ended=when if deal.over else None))
-        for i, (seat, action) in enumerate(deal.actions):
+        for i, (seat, action) in enumerate(deal.actions if actions else ()):
             deal_over = deal.over and i + 1 == len(deal.actions)
             session.add(RoomEvent(
                 room_id=room.id, seq=n + 1, kind="action", created=when, match_id=row.id,
@@ -73,3 +83,4 @@ def _store(store, session, code, record, match, when) -> None:
                       "match_over": deal_over and index + 1 == len(match.deals)
                       and match.finished, "n": n}))
             n += 1
+    return row.id

@@ -106,9 +106,7 @@ class Room:
                 "deal_over": deal.over, "match_over": match.finished, "n": state.action_count}
         if timer:
             data["timer"] = True
-        ended = DealEnd(state.match_id, deal_index, deal.scores(), deal.summary(),
-                        list(match.totals), list(match.winners),
-                        match.finished) if deal.over else None
+        ended = self._deal_end(deal_index) if deal.over else None
 
         def stored(_) -> None:
             state.action_stored(seq, seat, client_id)
@@ -127,12 +125,27 @@ class Room:
                            totals=ended.totals, winners=ended.winners)
         return {"seq": seq, "action": normal}
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
-        """A person takes an open seat (the first one if ``seat`` is None): (seat, token)."""
-        async with self.lock:
-            return await self._retrying(lambda: self._join(name, seat))
+    def _deal_end(self, index: int) -> DealEnd:
+        """What the end of deal ``index`` stores: its scores and summary, the match's totals
+        and winners, and each seat's share of them."""
+        state, match = self.state, self.state.match
+        deal, game = match.deals[index], match.game
+        scores = deal.scores()
+        sides = [game.side(seat) for seat in range(game.seats)]
+        return DealEnd(state.match_id, index, scores, deal.summary(), list(match.totals),
+                       list(match.winners), match.finished,
+                       gains=[scores[side] for side in sides],
+                       won=[match.finished and side in match.winners for side in sides])
 
-    async def _join(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None,
+                   player_id: int | None = None) -> tuple[int, str]:
+        """A person takes an open seat (the first one if ``seat`` is None): the player
+        ``player_id`` (known by their key), or a guest called ``name``. (seat, token)."""
+        async with self.lock:
+            return await self._retrying(lambda: self._join(name, seat, player_id))
+
+    async def _join(self, name: str, seat: int | None,
+                    player_id: int | None) -> tuple[int, str]:
         await self._ensure_fresh()
         state = self.state
         if seat is None:
@@ -155,7 +168,7 @@ class Room:
             self._tell([(seq, "seat", data)])
 
         await self._write(self.repository.take_seat(state.id, seq, seat, name, hashed, data,
-                                                    stored))
+                                                    stored, player_id))
         logs.event("seat_changed", self.code, seat=seat, seat_kind="human")
         await self._start_if_full()
         return seat, token
@@ -251,9 +264,12 @@ class Room:
 
     # -- connections ------------------------------------------------------------------------------
 
-    async def attach(self, conn: Connection, token: str | None, since: int | None) -> bool:
-        """A connection says hello: seat it, send ``welcome`` (the missed events and the
-        state). False if the room was evicted meanwhile (the caller loads it again)."""
+    async def attach(self, conn: Connection, token: str | None, since: int | None,
+                     player_id: int | None = None) -> bool:
+        """A connection says hello: seat it by its seat token or, failing that, by its
+        player (``player_id``, known by their key: their seats on any device); send
+        ``welcome`` (the missed events and the state). False if the room was evicted
+        meanwhile (the caller loads it again)."""
         async with self.lock:
             if self.evicted:
                 return False
@@ -264,6 +280,8 @@ class Room:
                 seat = state.seat_of_token(token)
                 if seat is None:
                     conn.send(protocol.error(Refusal("bad_token", "bad_token")))
+            if seat is None and player_id is not None:
+                seat = state.seat_of_player(player_id)
             conn.seat = seat
             missed = None
             if since is not None and since <= state.seq and state.seq - since <= MISSED_LIMIT \

@@ -119,6 +119,13 @@ class RoomState:
                 return i
         return None
 
+    def seat_of_player(self, player_id: int) -> int | None:
+        """The seat a player (known by their key) holds, if any."""
+        for i, s in enumerate(self.seats):
+            if s.kind == "human" and s.player_id == player_id:
+                return i
+        return None
+
     def describe(self, connected: set[int], clock: dict) -> dict:
         """ROOM (docs/protocol.md): ``connected``, the seats a person is connected to (on any
         process); ``clock``, the turn timer's ``turn_left`` and ``turn_seat``."""

@@ -27,14 +27,32 @@ def iso(value: datetime | None) -> str | None:
     return value.isoformat()
 
 
+def seat_results(match) -> list[tuple[int, int, bool]]:
+    """Each seat's ``(points, deals, won)`` in an engine Match: its side's points over the
+    finished deals, their number, and whether its side won the finished match (what
+    ``match_players`` keeps as each deal ends)."""
+    game = match.game
+    finished = [deal.scores() for deal in match.deals if deal.over]
+    sides = [game.side(seat) for seat in range(game.seats)]
+    return [(sum(s[side] for s in finished), len(finished),
+             match.finished and side in match.winners) for side in sides]
+
+
 def _players(session: Session, match_ids: list[int]) -> dict[int, list[dict]]:
+    """Each match's seats: a person by the name they have now (a rename keeps the history),
+    ``guest`` when no player key holds it; a bot by its seat's name and its kind."""
     out: dict[int, list[dict]] = {m: [] for m in match_ids}
     if not match_ids:
         return out
-    rows = session.scalars(select(MatchPlayer).where(MatchPlayer.match_id.in_(match_ids))
-                           .order_by(MatchPlayer.match_id, MatchPlayer.seat))
-    for row in rows:
-        out[row.match_id].append({"seat": row.seat, "name": row.name, "bot": row.bot})
+    rows = session.execute(
+        select(MatchPlayer.match_id, MatchPlayer.seat, MatchPlayer.name, MatchPlayer.bot,
+               Player.name, Player.key_hash)
+        .outerjoin(Player, Player.id == MatchPlayer.player_id)
+        .where(MatchPlayer.match_id.in_(match_ids))
+        .order_by(MatchPlayer.match_id, MatchPlayer.seat))
+    for match_id, seat, name_then, bot, name, key in rows:
+        out[match_id].append({"seat": seat, "name": name or name_then, "bot": bot,
+                              "guest": bot is None and key is None})
     return out
 
 
@@ -82,8 +100,8 @@ def list_matches(session: Session, player: str | None, game: str | None, status:
     query = select(MatchRow, Room.code).join(Room, Room.id == MatchRow.room_id)
     if player:
         query = query.where(MatchRow.id.in_(
-            select(MatchPlayer.match_id).where(MatchPlayer.name == player,
-                                               MatchPlayer.bot.is_(None))))
+            select(MatchPlayer.match_id).join(Player, Player.id == MatchPlayer.player_id)
+            .where(Player.name == player)))
     if game:
         query = query.where(MatchRow.game == game)
     if status:
@@ -153,50 +171,3 @@ def record(session: Session, match_id: int) -> dict | None:
                                       .order_by(DealRow.index))]
     return {**build(match.game, match.options, deals, players), "match_id": match.id,
             "started": iso(match.started), "ended": iso(match.ended)}
-
-
-def _score_index(game: str, seat: int) -> int:
-    return seat % 2 if GAMES[game].teams else seat
-
-
-def player_stats(session: Session, name: str) -> dict | None:
-    player = session.scalar(select(Player).where(Player.name == name))
-    if player is None:
-        return None
-    return _stats(session, name, [player.id])
-
-
-def all_stats(session: Session) -> list[dict]:
-    return [_stats(session, p.name, [p.id])
-            for p in session.scalars(select(Player).order_by(Player.name))]
-
-
-def _stats(session: Session, name: str, ids: list[int]) -> dict:
-    seats = session.execute(select(MatchPlayer.match_id, MatchPlayer.seat, MatchRow)
-                            .join(MatchRow, MatchRow.id == MatchPlayer.match_id)
-                            .where(MatchPlayer.player_id.in_(ids))).all()
-    by_game: dict[str, dict] = {}
-    match_ids = [m for m, _, _ in seats]
-    deal_rows: dict[int, list[DealRow]] = {}
-    if match_ids:
-        for d in session.scalars(select(DealRow).where(DealRow.match_id.in_(match_ids),
-                                                       DealRow.over.is_(True))):
-            deal_rows.setdefault(d.match_id, []).append(d)
-    for match_id, seat, match in seats:
-        g = by_game.setdefault(match.game, {"played": 0, "won": 0, "deals": 0, "points": 0})
-        index = _score_index(match.game, seat)
-        if match.status == "finished":
-            g["played"] += 1
-            if index in (match.winners or []):
-                g["won"] += 1
-        for d in deal_rows.get(match_id, []):
-            g["deals"] += 1
-            g["points"] += (d.scores or [0] * (index + 1))[index]
-    total = {"played": 0, "won": 0, "deals": 0, "points": 0}
-    for g in by_game.values():
-        for key in total:
-            total[key] += g[key]
-        g["average_per_deal"] = round(g["points"] / g["deals"], 2) if g["deals"] else None
-    total["average_per_deal"] = (round(total["points"] / total["deals"], 2)
-                                 if total["deals"] else None)
-    return {"name": name, **total, "by_game": by_game}

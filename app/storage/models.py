@@ -16,6 +16,7 @@ from sqlalchemy import (
     UniqueConstraint,
     select,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -28,10 +29,15 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
+    """A name people play under. Claimed when a player key holds it (only the key's sha256
+    is stored; the key itself stays in its browsers); a guest's otherwise."""
+
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True,
+                                                 index=True)
 
 
 class Room(Base):
@@ -75,9 +81,14 @@ class MatchRow(Base):
     ended: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     totals: Mapped[list] = mapped_column(JSON)
     winners: Mapped[list] = mapped_column(JSON)
+    #: how many seats bots play (a match against bots is counted apart from one among people)
+    bot_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class MatchPlayer(Base):
+    """A seat of a match, and what it scored: kept up to date as each deal ends (so that
+    statistics and standings add these up rather than every deal's scores)."""
+
     __tablename__ = "match_players"
     __table_args__ = (UniqueConstraint("match_id", "seat"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -87,6 +98,11 @@ class MatchPlayer(Base):
                                                   index=True)
     name: Mapped[str] = mapped_column(String(64))
     bot: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    #: the seat's side's points over the match's finished deals, how many, and whether the
+    #: side won the (finished) match
+    points: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    deals: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    won: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 
 
 class DealRow(Base):

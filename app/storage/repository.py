@@ -11,6 +11,7 @@ from typing import Callable
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
+from . import players
 from .history import iso
 from .models import DealRow, MatchPlayer, MatchRow, Player, Room, RoomEvent, Seat, match_actions
 from .store import Store
@@ -45,20 +46,15 @@ _SCORE_MATCH = _MATCHES.update().where(_MATCHES.c.id == bindparam("the_match")).
     totals=bindparam("new_totals", type_=_MATCHES.c.totals.type),
     winners=bindparam("new_winners", type_=_MATCHES.c.winners.type))
 _FINISH_MATCH = _SCORE_MATCH.values(status="finished", ended=func.now())
+_SEATS = MatchPlayer.__table__
+_SCORE_SEAT = _SEATS.update().where(
+    _SEATS.c.match_id == bindparam("the_match"), _SEATS.c.seat == bindparam("the_seat")
+).values(points=_SEATS.c.points + bindparam("gain", type_=_SEATS.c.points.type),
+         deals=_SEATS.c.deals + 1, won=bindparam("has_won", type_=_SEATS.c.won.type))
 
 
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-
-
-def player(session: Session, name: str) -> Player:
-    """The player of that name, made on first use."""
-    found = session.scalar(select(Player).where(Player.name == name))
-    if found is None:
-        found = Player(name=name)
-        session.add(found)
-        session.flush()
-    return found
 
 
 class RoomRepository:
@@ -94,7 +90,10 @@ class RoomRepository:
                              "new_scores": ended.scores, "new_summary": ended.summary}),
                 (_FINISH_MATCH if ended.finished else _SCORE_MATCH,
                  {"the_match": ended.match_id, "new_totals": ended.totals,
-                  "new_winners": ended.winners})]
+                  "new_winners": ended.winners}),
+                *((_SCORE_SEAT, {"the_match": ended.match_id, "the_seat": seat, "gain": gain,
+                                 "has_won": won})
+                  for seat, (gain, won) in enumerate(zip(ended.gains, ended.won)))]
         statements.append(_event(room_id, seq, "action", data, data["match"], client_id))
         await self.store.write(None, statements, on_commit=on_commit)
 
@@ -122,7 +121,8 @@ class RoomRepository:
         name, bot kind) by seat). ``on_commit(match id)``; returns the match id."""
         def work(session):
             row = MatchRow(room_id=room_id, number=number, game=game, options=options,
-                           status="running", totals=[0] * width, winners=[])
+                           status="running", totals=[0] * width, winners=[],
+                           bot_seats=sum(1 for _, _, bot in players if bot is not None))
             session.add(row)
             session.flush()
             for seat, (player_id, name, bot) in enumerate(players):
@@ -135,11 +135,13 @@ class RoomRepository:
         return await self.store.write(work, on_commit=on_commit)
 
     async def take_seat(self, room_id: int, seq: int, seat: int, name: str, hashed: str,
-                        data: dict, on_commit: Callable[[int], None]) -> int:
-        """Event ``seq``: a person called ``name`` takes ``seat`` (its token's hash stored).
-        ``on_commit(player id)``; returns the player id."""
+                        data: dict, on_commit: Callable[[int], None],
+                        player_id: int | None = None) -> int:
+        """Event ``seq``: a person called ``name`` takes ``seat`` (its token's hash stored):
+        the player ``player_id`` (by their key) or a guest of that name. ``on_commit(player
+        id)``; returns the player id."""
         def work(session):
-            person = player(session, name)
+            person = session.get(Player, player_id) if player_id else players.guest(session, name)
             row = session.scalar(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
             row.kind, row.name, row.player_id, row.token_hash = "human", name, person.id, hashed
             session.add(RoomEvent(room_id=room_id, seq=seq, kind="seat", data=data))
@@ -235,6 +237,12 @@ class RoomRepository:
                 if data["seat"] == seat:
                     return data["action"]
             return None
+
+    def player_of_key(self, key: str) -> int | None:
+        """The id of the player a key holds (None: no player has it)."""
+        with self.store.sessions() as session:
+            player = players.by_key(session, key)
+            return player.id if player is not None else None
 
     def open_room_codes(self, limit: int, open_only: bool) -> list[str]:
         """The newest rooms' codes (``open_only``: those with a free seat)."""

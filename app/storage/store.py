@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ..ops.stalls import timed
 from .db import make_engine, make_sessions
-from .stored import Conflict, StorageError
+from .stored import Conflict, Refused, StorageError
 
 log = logging.getLogger("cardroom.store")
 
@@ -217,6 +217,8 @@ class Store:
         dbapi = self.engine.dialect.dbapi
         try:
             yield
+        except Refused:
+            raise
         except (IntegrityError, dbapi.IntegrityError) as error:
             raise Conflict(str(getattr(error, "orig", error))[:200]) from error
         except (SQLAlchemyError, dbapi.Error, OSError, ConnectionError) as error:
@@ -349,7 +351,7 @@ class Store:
                     outcomes.append(self.store_statements(write.statements))
                 else:
                     outcomes.append(self.transact(write.work, write.statements))
-            except StorageError as error:
+            except (StorageError, Refused) as error:  # each write's own outcome
                 outcomes.append(error)
         return outcomes
 

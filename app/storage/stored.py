@@ -14,6 +14,11 @@ class Conflict(StorageError):
     """Another writer stored the same sequence number first (a race lost)."""
 
 
+class Refused(Exception):
+    """A write's own refusal, raised by its work inside the transaction (nothing stored): the
+    store passes it on as it is, not as a storage failure."""
+
+
 @dataclass(slots=True)
 class StoredSeat:
     kind: str  # open | human | bot
@@ -48,7 +53,9 @@ class StoredDeal:
 @dataclass(slots=True)
 class DealEnd:
     """What an action that ends a deal stores besides itself: the deal's scores and
-    summary, and the match's totals and winners (finished: the match ended with it)."""
+    summary, the match's totals and winners (finished: the match ended with it), and each
+    seat's share: its side's score of the deal (``gains``) and whether its side has won the
+    match (``won``)."""
 
     match_id: int
     deal: int
@@ -57,6 +64,8 @@ class DealEnd:
     totals: list[int]
     winners: list[int]
     finished: bool
+    gains: list[int]
+    won: list[bool]
 
 
 @dataclass(slots=True)

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from engine import GAMES, BadOptions
 from engine.bots import BOT_KINDS
 
-from ..protocol import MatchDetail, MatchSummary, Refusal, RoomInfo
-from ..storage import history
-from .deps import Registry, SettingsDep, StoreDep
+from ..protocol import MatchDetail, MatchSummary, Refusal, RoomInfo, person_name
+from ..storage import history, players
+from .deps import Registry, SettingsDep, StoreDep, in_session
+from .people import me_or_refuse, named
 
 router = APIRouter(prefix="/api")
 
@@ -32,7 +33,7 @@ class CreateRoom(BaseModel):
 
 
 class Join(BaseModel):
-    name: str = Field(min_length=1, max_length=32)
+    name: str = Field("", max_length=64, description="a guest's name (ignored with a key)")
     seat: int | None = None
 
 
@@ -71,15 +72,6 @@ def parse_seat(spec: str) -> tuple[str, str | None]:
     if kind not in BOT_KINDS:
         raise Refusal("bad_field", "seat_spec", spec=spec[:40])
     return "bot", kind
-
-
-async def in_session(store, work):
-    """``work(session)`` in a worker thread."""
-    def run():
-        with store.sessions() as session:
-            return work(session)
-
-    return await asyncio.to_thread(run)
 
 
 @router.get("/games")
@@ -127,12 +119,16 @@ async def room_info(code: str, rooms: Registry):
 
 
 @router.post("/rooms/{code}/join", response_model=Joined)
-async def join(code: str, body: Join, rooms: Registry):
+async def join(code: str, body: Join, rooms: Registry, store: StoreDep,
+               key: Annotated[str | None, Header(alias="X-Player-Key")] = None):
+    """A seat for a player (``X-Player-Key``: their identity, and their name) or a guest
+    (``name``, which no player key may hold)."""
     room = await room_or_404(rooms, code)
-    name = body.name.strip()
-    if not name:
-        raise Refusal("bad_field", "need_name")
-    seat, token = await room.join(name, body.seat)
+    player_id, name = (await me_or_refuse(store, key)) if key else (None, person_name(body.name))
+    try:
+        seat, token = await room.join(name, body.seat, player_id)
+    except players.NameTaken as error:
+        raise named(name, error) from None
     return {"seat": seat, "token": token, "room": room.describe()}
 
 
@@ -174,16 +170,3 @@ async def finished_record(store, match_id: int) -> dict:
 async def match_record(match_id: int, store: StoreDep):
     return JSONResponse(await finished_record(store, match_id), headers={
         "Content-Disposition": f'attachment; filename="cardroom-match-{match_id}.json"'})
-
-
-@router.get("/players")
-async def players(store: StoreDep):
-    return {"players": await in_session(store, history.all_stats)}
-
-
-@router.get("/players/{name}")
-async def player(name: str, store: StoreDep):
-    stats = await in_session(store, lambda s: history.player_stats(s, name))
-    if stats is None:
-        raise Refusal("no_player", "no_player", name=name[:40])
-    return stats

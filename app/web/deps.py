@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import Depends
@@ -22,6 +23,15 @@ def _settings(connection: HTTPConnection) -> Settings:
 
 def _store(connection: HTTPConnection) -> Store:
     return connection.app.state.store
+
+
+async def in_session(store: Store, work):
+    """``work(session)`` in a worker thread: the database is never read on the event loop."""
+    def run():
+        with store.sessions() as session:
+            return work(session)
+
+    return await asyncio.to_thread(run)
 
 
 Registry = Annotated[RoomRegistry, Depends(_registry)]

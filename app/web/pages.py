@@ -14,22 +14,23 @@ the server's WebSocket state; the replay frames are the engine's own views.
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Annotated
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from markupsafe import Markup
 
 from engine import EVERYONE, GAMES
 from engine.record import positions
 
-from ..storage import history
+from ..storage import history, players
 from . import i18n
-from .api import finished_record, in_session, invite_link
-from .deps import Registry, StoreDep
+from .api import finished_record, invite_link
+from .charts import balance, chart_svg, cumulative
+from .deps import Registry, StoreDep, in_session
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
@@ -42,6 +43,20 @@ router = APIRouter()
 def install(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     app.include_router(router)
+
+
+def day(value: str | None, end: bool = False) -> datetime | None:
+    """A date typed in a filter (UTC; a day alone ``end``s at its last second); None for
+    nothing or something that is no date."""
+    if not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if end and len(value) <= 10:
+        when = when.replace(hour=23, minute=59, second=59)
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
 def is_loopback(host: str) -> bool:
@@ -102,77 +117,13 @@ def missing(request: Request, title: str, text: str, **values) -> HTMLResponse:
 async def history_page(request: Request, store: StoreDep, player: str | None = None,
                        game: str | None = None, since: str | None = None,
                        until: str | None = None, status: str | None = None):
-    def parse(value: str | None, end=False):
-        if not value:
-            return None
-        try:
-            day = datetime.fromisoformat(value)
-        except ValueError:
-            return None
-        return day.replace(hour=23, minute=59, second=59) if end and len(value) <= 10 else day
-
     game = game if game in GAMES else None
     status = status if status in ("running", "finished") else None
     matches = await in_session(store, lambda s: history.list_matches(
-        s, player or None, game, status, parse(since), parse(until, True), 200, 0))
+        s, player or None, game, status, day(since), day(until, end=True), 200, 0))
     return page(request, "history.html", matches=matches,
                 filters={"player": player or "", "game": game or "", "since": since or "",
                          "until": until or "", "status": status or ""})
-
-
-def cumulative(detail: dict) -> list[list[int]]:
-    width = 2 if detail.get("teams") else len(detail["players"])
-    totals, rows = [0] * width, [[0] * width]
-    for deal in detail["deal_list"]:
-        if not deal["over"]:
-            continue
-        totals = [a + b for a, b in zip(totals, deal["scores"] or [0] * width)]
-        rows.append(list(totals))
-    return rows
-
-
-def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
-    """The cumulative scores as an inline SVG line chart (one line per seat or team), named for
-    screen readers by `title` and the final totals."""
-    width, height, pad, right = 760, 260, 40, 160
-    left = 70  # room for "-1940" at the larger size of a phone (cardroom.css)
-    values = [v for r in rows for v in r] or [0]
-    low, high = min(0, min(values)), max(1, max(values))
-    n = max(1, len(rows) - 1)
-
-    def x(i):
-        return left + (width - left - right) * i / n
-
-    def y(v):
-        return height - pad - (height - 2 * pad) * (v - low) / (high - low)
-
-    colours = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
-    finals = ", ".join(f"{labels[s] if s < len(labels) else s} {v}"
-                       for s, v in enumerate(rows[-1] if rows else []))
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-             f'xmlns="http://www.w3.org/2000/svg">',
-             f'<title>{Markup.escape(title)}: {Markup.escape(finals)}</title>',
-             f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
-             f'class="axis"/>',
-             f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{height - pad}" class="axis"/>',
-             f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
-             f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low}</text>']
-    for i in range(len(rows)):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 16}" '
-                     f'text-anchor="middle">{i}</text>')
-    for s in range(len(rows[0]) if rows else 0):
-        points = " ".join(f"{x(i):.1f},{y(r[s]):.1f}" for i, r in enumerate(rows))
-        colour = colours[s % len(colours)]
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" '
-                     f'points="{points}"/>')
-        for i, r in enumerate(rows):
-            parts.append(f'<circle cx="{x(i):.1f}" cy="{y(r[s]):.1f}" r="3.5" '
-                         f'fill="{colour}"/>')
-        label = Markup.escape(labels[s] if s < len(labels) else str(s))
-        parts.append(f'<text x="{width - right + 6}" y="{y(rows[-1][s]) + 4:.1f}" '
-                     f'fill="{colour}">{label}</text>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
@@ -191,6 +142,42 @@ async def match_page(match_id: int, request: Request, store: StoreDep):
     rows = cumulative(detail)
     return page(request, "match.html", match=detail, labels=labels, running=rows[1:],
                 chart=chart_svg(rows, labels, i18n.translate(lang, "match.chart")))
+
+
+@router.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
+async def player_page(name: str, request: Request, store: StoreDep):
+    """A player's page: by game, over time, against whom, with whom."""
+    found = await in_session(store, lambda s: players.player_page(s, name))
+    if found is None:
+        return missing(request, "missing.player_title", "missing.player_text", name=name)
+    lang = i18n.language(request)
+    games = [g for g in GAMES if g in found["by_game"]]
+    labels = [i18n.translate(lang, "game." + g) for g in games]
+    chart = chart_svg(balance(found["timeline"], games), labels,
+                      i18n.translate(lang, "player.chart"))
+    return page(request, "player.html", person=found, chart=chart)
+
+
+@router.get("/standings", response_class=HTMLResponse, include_in_schema=False)
+async def standings_page(request: Request, store: StoreDep, players_: Annotated[
+        str, Query(alias="players")] = "", game: str = "", since: str = "", until: str = ""):
+    """A league table of the people in the query string (the page picks the people you play
+    with most when it has none)."""
+    names = [n.strip() for n in players_.split(",") if n.strip()][:20]
+    game_ = game if game in GAMES else None
+    table = await in_session(store, lambda s: players.standings(
+        s, names, game_, day(since), day(until, end=True))) if names else None
+    return page(request, "standings.html", table=table, filters={
+        "players": ", ".join(names), "game": game_ or "", "since": since, "until": until})
+
+
+@router.get("/me/continue", response_class=HTMLResponse, include_in_schema=False)
+async def continue_here(request: Request):
+    """Where a "continue on another device" link leads: the page's script takes the key from
+    the link's fragment (never sent to the server) and keeps it in this browser."""
+    response = page(request, "continue.html")
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 @router.get("/rules", response_class=HTMLResponse, include_in_schema=False)

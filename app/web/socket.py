@@ -3,6 +3,7 @@ commands; every refusal goes back to the sender alone (docs/protocol.md)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -119,8 +120,14 @@ async def table(websocket: WebSocket, code: str, rooms: Registry, settings: Sett
 
 
 async def greet(rooms, room: Room, code: str, conn: Connection, hello: Hello) -> Room | None:
-    """Seat the connection (the room is loaded again if it was evicted meanwhile)."""
-    while not await room.attach(conn, hello.token, hello.since):
+    """Seat the connection by its seat token or its player key (the room is loaded again if
+    it was evicted meanwhile)."""
+    player_id = None
+    if hello.player:
+        player_id = await asyncio.to_thread(rooms.repository.player_of_key, hello.player)
+        if player_id is None:
+            conn.send(protocol.error(Refusal("bad_player_key", "bad_player_key")))
+    while not await room.attach(conn, hello.token, hello.since, player_id):
         room = await rooms.get(code)
         if room is None:
             return None

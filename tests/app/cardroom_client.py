@@ -42,8 +42,10 @@ def answers(message: dict, id_: str) -> bool:
 
 
 class Client:
-    def __init__(self, ws_base: str, code: str, token: str | None = None, name: str = "?"):
+    def __init__(self, ws_base: str, code: str, token: str | None = None, name: str = "?",
+                 player: str | None = None):
         self.url, self.code, self.token, self.name = f"{ws_base}/ws/{code}", code, token, name
+        self.player = player  # a player key: seated by their identity
         self.messages: list[dict] = []  # every message ever received (all connections)
         self.state: dict | None = None
         self.seq = 0
@@ -62,6 +64,8 @@ class Client:
         hello = {"type": "hello"}
         if self.token:
             hello["token"] = self.token
+        if self.player:
+            hello["player"] = self.player
         if since is not None:
             hello["since"] = since
         await self.send(hello)

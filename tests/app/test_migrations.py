@@ -104,3 +104,55 @@ def test_0003_stores_each_action_as_its_room_event_and_back(blank_url):
         assert not columns & {"match_id", "client_id"}
     finally:
         engine.dispose()
+
+
+def test_0004_fills_each_seats_points_deals_and_win_and_leaves_every_name_a_guests(blank_url):
+    """Stored names stay, unclaimed; each match seat gets its side's points over the finished
+    deals (Big Mariage: its team's), how many, and whether its side won the finished match;
+    a match counts its bot seats."""
+    config = alembic_config(blank_url)
+    command.upgrade(config, "0003")
+    engine = create_engine(blank_url)
+    try:
+        with engine.begin() as connection:
+            for player, name in ((1, "Anna"), (2, "Boris")):
+                _insert(connection, "players", id=player, name=name, created=WHEN)
+            for room, game in ((1, "big_mariage"), (2, "black_maria")):
+                _insert(connection, "rooms", id=room, code=f"r{room}", game=game, options={},
+                        created=WHEN)
+            _insert(connection, "matches", id=1, room_id=1, number=1, game="big_mariage",
+                    options={}, status="finished", started=WHEN, totals=[130, 30],
+                    winners=[0])
+            _insert(connection, "matches", id=2, room_id=2, number=1, game="black_maria",
+                    options={}, status="running", started=WHEN, totals=[13, 20, 10],
+                    winners=[])
+            for match, seat, player, bot in ((1, 0, 1, None), (1, 1, 2, None),
+                                             (1, 2, None, "rules"), (1, 3, None, "random"),
+                                             (2, 0, 2, None), (2, 1, 1, None),
+                                             (2, 2, None, "rules")):
+                _insert(connection, "match_players", match_id=match, seat=seat,
+                        player_id=player, name="Bot" if bot else "x", bot=bot)
+            for match, index, over, scores in ((1, 0, True, [100, 0]), (1, 1, True, [30, 30]),
+                                               (2, 0, True, [13, 20, 10]),
+                                               (2, 1, False, None)):
+                _insert(connection, "deals", match_id=match, index=index, dealer=0,
+                        deck=["AS"], over=over, scores=scores, started=WHEN)
+        command.upgrade(config, "0004")
+        with engine.connect() as connection:
+            seats = connection.execute(text(
+                "SELECT match_id, seat, points, deals, won FROM match_players "
+                "ORDER BY match_id, seat")).all()
+            assert [(m, s, p, d, bool(w)) for m, s, p, d, w in seats] == [
+                (1, 0, 130, 2, True), (1, 1, 30, 2, False), (1, 2, 130, 2, True),
+                (1, 3, 30, 2, False),
+                (2, 0, 13, 1, False), (2, 1, 20, 1, False), (2, 2, 10, 1, False)]
+            assert connection.execute(text(
+                "SELECT id, bot_seats FROM matches ORDER BY id")).all() == [(1, 2), (2, 1)]
+            assert connection.execute(text(
+                "SELECT name, key_hash FROM players ORDER BY id")).all() == [
+                ("Anna", None), ("Boris", None)]
+        command.downgrade(config, "0003")
+        columns = {c["name"] for c in inspect(engine).get_columns("match_players")}
+        assert not columns & {"points", "deals", "won"}
+    finally:
+        engine.dispose()

@@ -334,7 +334,7 @@ async def test_turn_timer_plays_for_a_slow_person(server):
     await anna.until(lambda s: bool(s["match"]["moves"]))
     # once the bots have passed, only Anna's clock runs, and her state says so
     await anna.until(lambda s: s["room"]["turn_seat"] == 0, timeout=10)
-    assert 0 < anna.state["room"]["turn_left"] <= 1
+    assert 0 <= anna.state["room"]["turn_left"] <= 1  # counted down from the timer's 1 s
     seq = anna.seq
     # Anna does nothing: after a second the rules bot passes for her, and the event says so.
     await anna.until(lambda s: s["match"]["deal"]["passed"][0], timeout=10)
@@ -343,7 +343,8 @@ async def test_turn_timer_plays_for_a_slow_person(server):
             and m["event"]["kind"] == "action" and m["event"]["seat"] == 0]
     assert [e.get("timer") for e in hers] == [True]
     stored = action_events(server, anna.state["room"]["match"]["id"])
-    assert [e.data.get("timer") for e in stored if e.data["seat"] != 0] == [None, None]
+    bots = [e.data for e in stored if e.data["seat"] != 0]
+    assert bots and not any("timer" in data for data in bots)  # the bots' own moves
     await anna.close()
 
 

@@ -440,3 +440,31 @@ async def test_rows_stamped_by_the_database_carry_the_time_they_were_stored(data
         assert before - timedelta(milliseconds=1) <= created <= after
     finally:
         store.close()
+
+
+async def test_a_writes_own_refusal_reaches_its_waiter_as_it_is_and_others_are_stored(
+        database_url):
+    """Work that refuses inside its transaction (a name someone holds) stores nothing of
+    itself and gets its refusal back, not a storage failure; writes beside it go on."""
+    from app.storage.stored import Refused
+
+    class Taken(Refused):
+        pass
+
+    def refuse(session):
+        new_room(session)  # written, then taken back with the transaction
+        raise Taken("held")
+
+    store = Store(database_url)
+    try:
+        room_id = store.transact(new_room)
+        with store.sessions() as session:
+            rooms_before = session.scalar(select(func.count()).select_from(Room))
+        results = await asyncio.gather(store.write(refuse),
+                                       stored_event(store, room_id, 1),
+                                       return_exceptions=True)
+        assert isinstance(results[0], Taken) and results[1] == 1
+        with store.sessions() as session:
+            assert session.scalar(select(func.count()).select_from(Room)) == rooms_before
+    finally:
+        store.close()

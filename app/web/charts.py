@@ -1,0 +1,71 @@
+"""Charts drawn on the server as inline SVG: a match's scores deal by deal, a player's results
+match by match."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+
+def cumulative(detail: dict) -> list[list[int]]:
+    width = 2 if detail.get("teams") else len(detail["players"])
+    totals, rows = [0] * width, [[0] * width]
+    for deal in detail["deal_list"]:
+        if not deal["over"]:
+            continue
+        totals = [a + b for a, b in zip(totals, deal["scores"] or [0] * width)]
+        rows.append(list(totals))
+    return rows
+
+
+def balance(timeline: list[dict], games: list[str]) -> list[list[int]]:
+    """A player's matches won less matches lost so far, per game, after each of their
+    finished matches in order (``timeline`` of the player page)."""
+    totals, rows = [0] * len(games), [[0] * len(games)]
+    for entry in timeline:
+        totals[games.index(entry["game"])] += 1 if entry["won"] else -1
+        rows.append(list(totals))
+    return rows
+
+
+def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
+    """Cumulative figures as an inline SVG line chart (one line per seat, team or game), named
+    for screen readers by ``title`` and each line's final figure."""
+    width, height, pad, right = 760, 260, 40, 160
+    left = 70  # room for "-1940" at the larger size of a phone (cardroom.css)
+    values = [v for r in rows for v in r] or [0]
+    low, high = min(0, min(values)), max(1, max(values))
+    n = max(1, len(rows) - 1)
+
+    def x(i):
+        return left + (width - left - right) * i / n
+
+    def y(v):
+        return height - pad - (height - 2 * pad) * (v - low) / (high - low)
+
+    colours = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
+    finals = ", ".join(f"{labels[s] if s < len(labels) else s} {v}"
+                       for s, v in enumerate(rows[-1] if rows else []))
+    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+             f'xmlns="http://www.w3.org/2000/svg">',
+             f'<title>{Markup.escape(title)}: {Markup.escape(finals)}</title>',
+             f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
+             f'class="axis"/>',
+             f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{height - pad}" class="axis"/>',
+             f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
+             f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low}</text>']
+    for i in range(len(rows)):
+        parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 16}" '
+                     f'text-anchor="middle">{i}</text>')
+    for s in range(len(rows[0]) if rows else 0):
+        points = " ".join(f"{x(i):.1f},{y(r[s]):.1f}" for i, r in enumerate(rows))
+        colour = colours[s % len(colours)]
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" '
+                     f'points="{points}"/>')
+        for i, r in enumerate(rows):
+            parts.append(f'<circle cx="{x(i):.1f}" cy="{y(r[s]):.1f}" r="3.5" '
+                         f'fill="{colour}"/>')
+        label = Markup.escape(labels[s] if s < len(labels) else str(s))
+        parts.append(f'<text x="{width - right + 6}" y="{y(rows[-1][s]) + 4:.1f}" '
+                     f'fill="{colour}">{label}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,250 @@
+"""People: a name held by a player key, the identity and its seats on a second device, guests,
+players' pages and standings (issue 25), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import datetime, timedelta, timezone
+
+import httpx
+import pytest
+from cardroom_client import Client, create_room
+
+from app.ops.seeds import store_match
+from engine import new_match
+from engine.bots import bot_for
+
+
+def tag() -> str:
+    return secrets.token_hex(3)
+
+
+def played(game: str, seed: int, options=None):
+    """A whole match of the rules bots' play (random play of Big Mariage sinks below zero
+    for ever), the same for a seed."""
+    rng, bot = random.Random(seed), bot_for(game, "rules")
+    match = new_match(game, options or {})
+    while not match.finished:
+        match.start_deal(rng=rng)
+        while match.current is not None:
+            seat = match.to_act()[0]
+            match.apply(seat, bot(match.view(seat), match.moves(seat), rng))
+    return match
+
+
+def stored(server, match, names, when=None, bots=None) -> int:
+    with server.app.state.store.sessions() as session, session.begin():
+        return store_match(session, f"H{tag()}", match, names,
+                           when or datetime.now(timezone.utc), bots)
+
+
+async def test_a_name_is_held_by_its_key_and_guests_keep_away_from_it(server):
+    anna = f"Anna {tag()}"
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        made = await http.post("/api/me", json={"name": f"  {anna} "})
+        assert made.status_code == 201 and made.json()["name"] == anna
+        key = made.json()["key"]
+        assert (await http.get("/api/me", headers={"X-Player-Key": key})).json() == \
+            {"name": anna, "key": None}
+        taken = await http.post("/api/me", json={"name": anna})
+        assert taken.status_code == 409 and taken.json()["reason"] == "name_claimed"
+        assert taken.json()["params"]["suggestion"] == f"{anna} 2"
+        code = await create_room(server.http, "marjolet", ["open", "open"])
+        guest = await http.post(f"/api/rooms/{code}/join", json={"name": anna})
+        assert guest.status_code == 409 and guest.json()["reason"] == "name_claimed"
+        forged = await http.get("/api/me", headers={"X-Player-Key": key[:-2] + "xx"})
+        assert forged.status_code == 403 and forged.json()["reason"] == "bad_player_key"
+        # with the key, the seat is hers, whatever the form said
+        seat = await http.post(f"/api/rooms/{code}/join", json={"name": "whoever", "seat": 1},
+                               headers={"X-Player-Key": key})
+        assert seat.status_code == 200
+        assert seat.json()["room"]["seats"][1]["name"] == anna
+
+
+async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_too(server):
+    name = f"Gena {tag()}"
+    match = played("marjolet", 1, {"target": 1})
+    stored(server, match, [name, f"other {tag()}"])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        listed = (await http.get("/api/matches", params={"player": name})).json()["matches"]
+        assert [p["guest"] for p in listed[0]["players"]] == [True, True]
+        key = (await http.post("/api/me", json={"name": name})).json()["key"]
+        page = (await http.get(f"/api/players/{name}")).json()
+        assert page["claimed"] and page["played"] == 1
+        listed = (await http.get("/api/matches", params={"player": name})).json()["matches"]
+        assert listed[0]["players"][0]["guest"] is False
+        new = f"Gennady {tag()}"
+        renamed = await http.patch("/api/me", json={"name": new}, headers={"X-Player-Key": key})
+        assert renamed.json() == {"name": new, "key": None}
+        assert (await http.get(f"/api/players/{new}")).json()["played"] == 1
+        assert (await http.get(f"/api/players/{name}")).status_code == 404
+        listed = (await http.get("/api/matches", params={"player": new})).json()["matches"]
+        assert listed[0]["players"][0]["name"] == new  # the history shows her new name
+        # a name someone has, claimed or not, cannot be taken by a rename
+        other = listed[0]["players"][1]["name"]
+        clash = await http.patch("/api/me", json={"name": other}, headers={"X-Player-Key": key})
+        assert clash.status_code == 409 and clash.json()["params"]["suggestion"] == f"{other} 2"
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("", "need_name"), ("   ", "need_name"), ("x" * 33, "name_too_long"),
+    ("Anna\x00", "bad_name"), ("\x1b[31mAnna", "bad_name"), ("anna\u202e", "bad_name"),
+    ("\u2067Boris", "bad_name"),
+])
+async def test_names_with_control_or_direction_characters_are_refused(server, name, reason):
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.post("/api/me", json={"name": name})
+        code = await create_room(server.http, "marjolet", ["open", "open"])
+        j = await http.post(f"/api/rooms/{code}/join", json={"name": name})
+    for answer in (r, j):
+        assert answer.status_code in (409, 422) and answer.json().get("reason") == reason, \
+            answer.text
+
+
+async def test_names_are_compared_as_people_read_them(server):
+    """NFC: "Ё" typed as E and a combining diaeresis is the same name as "Ё"."""
+    base = f"Сём {tag()}"
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        first = await http.post("/api/me", json={"name": base.replace("ё", "е\u0308")})
+        assert first.json()["name"] == base
+        again = await http.post("/api/me", json={"name": base})
+        assert again.status_code == 409
+
+
+async def test_the_identity_brings_its_seats_to_another_device(server):
+    """A second browser with the same key (no seat token) sits at the player's seat at once,
+    and the first one keeps working too."""
+    name = f"Mira {tag()}"
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        key = (await http.post("/api/me", json={"name": name})).json()["key"]
+        device = (await http.post("/api/me/device", headers={"X-Player-Key": key})).json()
+        assert device["link"] == f"{server.http}/me/continue#key={key}"
+        assert device["qr"].startswith("<svg") and key not in device["qr"]
+        code = await create_room(server.http, "black_maria",
+                                 ["open", "bot:random", "bot:random"])
+        joined = (await http.post(f"/api/rooms/{code}/join", json={},
+                                  headers={"X-Player-Key": key})).json()
+    laptop = Client(server.ws, code, joined["token"], name="laptop")
+    await laptop.connect()
+    phone = Client(server.ws, code, name="phone", player=key)
+    welcome = await phone.connect()
+    assert welcome["state"]["you"] == {"seat": joined["seat"], "name": name}
+    assert welcome["state"]["match"]["deal"]["hands"][joined["seat"]]  # her hand, there
+    reply = await phone.act()  # her pass, from the phone
+    assert reply["type"] == "event" and reply["event"]["seat"] == joined["seat"]
+    await laptop.until(lambda s: laptop.my_turn(), timeout=30)
+    reply = await laptop.act()  # the first device goes on too: her first card
+    assert reply["type"] == "event" and reply["event"]["seat"] == joined["seat"]
+    stranger = Client(server.ws, code, name="stranger", player="not-a-key")
+    welcome = await stranger.connect()
+    assert welcome["state"]["you"]["seat"] is None
+    assert any(m.get("reason") == "bad_player_key" for m in stranger.messages)
+    for client in (laptop, phone, stranger):
+        await client.close()
+
+
+async def test_a_players_page_adds_up_their_matches_by_game_against_people_and_bots(server):
+    """Hand-made matches: Lena at various seats, with people and with bots."""
+    lena, pavel, rita = f"Lena {tag()}", f"Pavel {tag()}", f"Rita {tag()}"
+    start = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    games = [  # (game, seed, names, bots)
+        ("black_maria", 1, [pavel, lena, rita], None),
+        ("black_maria", 2, [lena, rita, pavel], None),
+        ("black_maria", 3, [lena, "x", "y"], {1: "rules", 2: "random"}),
+        ("big_mariage", 4, [lena, pavel, rita, "z"], {3: "rules"}),
+    ]
+    matches = []
+    for day, (game, seed, names, bots) in enumerate(games):
+        match = played(game, seed, {"target": 1} if game == "black_maria" else {"target": 300})
+        match_id = stored(server, match, names, start + timedelta(days=day), bots)
+        matches.append((match_id, match, names))
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        page = (await http.get(f"/api/players/{lena}")).json()
+
+    def side_points(match, seat):
+        return sum(s[match.game.side(seat)] for s in match.deal_scores())
+
+    def won(match, seat):
+        return match.game.side(seat) in match.winners
+
+    bm = [(i, m, names.index(lena)) for i, m, names in matches if m.game.name == "black_maria"]
+    figures = page["by_game"]["black_maria"]
+    assert figures["played"] == 3
+    assert figures["won"] == sum(won(m, s) for _, m, s in bm)
+    assert figures["points"] == sum(side_points(m, s) for _, m, s in bm)
+    assert figures["people"]["played"] == 2 and figures["bots"]["played"] == 1
+    assert figures["bots"]["points"] == side_points(bm[2][1], 0)
+    best = min(bm, key=lambda item: side_points(item[1], item[2]))  # penalties: the lowest
+    assert figures["best"] == {"match": best[0], "points": side_points(best[1], best[2])}
+    assert figures["form"] == ["won" if won(m, s) else "lost" for _, m, s in bm]
+    assert [t["match"] for t in page["timeline"]] == [i for i, _, _ in matches]
+    # Pavel: her opponent in every match they shared; Rita: her partner in Big Mariage
+    mariage_id, mariage, _ = matches[3]
+    assert page["partners"] == [{"name": rita, "played": 1, "won": int(won(mariage, 0)),
+                                 "points": side_points(mariage, 0)}]
+    pavel_row = next(o for o in page["opponents"] if o["name"] == pavel)
+    shared = [(m, names.index(lena), names.index(pavel)) for _, m, names in matches
+              if pavel in names]
+    assert pavel_row["played"] == 3
+    assert pavel_row["won"] == sum(won(m, a) and not won(m, b) for m, a, b in shared)
+    assert pavel_row["lost"] == sum(won(m, b) and not won(m, a) for m, a, b in shared)
+
+
+async def test_standings_count_the_matches_of_the_chosen_people_best_first(server):
+    """Hand-made: three Big Mariage matches of four friends, one Black Maria match of two of
+    them with a stranger; a match of one of them alone does not count."""
+    a, b, c, d = (f"{n} {tag()}" for n in ("Ada", "Bo", "Cy", "Di"))
+    matches = [
+        ("big_mariage", 11, [a, b, c, d]),
+        ("big_mariage", 12, [a, c, b, d]),
+        ("big_mariage", 13, [b, a, d, c]),
+        ("black_maria", 14, [a, b, f"stranger {tag()}"]),
+        ("black_maria", 15, [c, f"s1 {tag()}", f"s2 {tag()}"]),  # only one of them
+    ]
+    start = datetime(2026, 10, 1, tzinfo=timezone.utc)
+    kept = []
+    for day, (game, seed, names) in enumerate(matches):
+        match = played(game, seed, {"target": 1} if game == "black_maria" else {"target": 300})
+        stored(server, match, names, start + timedelta(days=day))
+        kept.append((match, names))
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        table = (await http.get("/api/standings", params={"players": f"{a},{b},{c},{d}"})
+                 ).json()
+        mariage = (await http.get("/api/standings", params={
+            "players": f"{a},{b},{c},{d}", "game": "big_mariage",
+            "until": (start + timedelta(days=1, hours=1)).isoformat()})).json()
+        bad = await http.get("/api/standings", params={"players": a, "game": "chess"})
+    assert bad.status_code == 422
+
+    def expected(name, chosen, until=None):
+        rows = [(m, names.index(name)) for day, (m, names) in enumerate(kept)
+                if name in names and sum(n in chosen for n in names) > 1
+                and (until is None or day <= until)]
+        points = sum(sum(s[m.game.side(seat)] for s in m.deal_scores()) for m, seat in rows)
+        deals = sum(len(m.deal_scores()) for m, _ in rows)
+        return {"played": len(rows), "won": sum(m.game.side(s) in m.winners for m, s in rows),
+                "deals": deals, "points": points}
+
+    chosen = {a, b, c, d}
+    for row in table["standings"]:
+        assert {k: row[k] for k in ("played", "won", "deals", "points")} == \
+            expected(row["name"], chosen)
+    assert [r["won"] for r in table["standings"]] == sorted(
+        (r["won"] for r in table["standings"]), reverse=True)
+    assert {r["name"] for r in table["standings"]} == chosen
+    # Big Mariage up to the second day: two matches, each person's side's points
+    for row in mariage["standings"]:
+        assert row["played"] == 2 and set(row["by_game"]) == {"big_mariage"}
+    pairs = {tuple(p["players"]): p for p in table["partnerships"]}
+    expected_pairs = {}
+    for match, names in kept:
+        if match.game.name != "big_mariage":
+            continue
+        for x, y in ((0, 2), (1, 3)):  # partners sit opposite
+            pair = tuple(sorted((names[x], names[y])))
+            record = expected_pairs.setdefault(pair, {"played": 0, "won": 0})
+            record["played"] += 1
+            record["won"] += match.game.side(x) in match.winners
+    assert {pair: {k: r[k] for k in ("played", "won")} for pair, r in pairs.items()} == \
+        expected_pairs
