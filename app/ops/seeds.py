@@ -66,7 +66,8 @@ def store_match(session, code: str, match, names: list[str], when: datetime,
                          player_id=person and person.id, standin=False))
         session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=person and person.id,
                                 name=f"Bot {seat + 1}" if seat in bots else name,
-                                bot=bots.get(seat), points=points, deals=deals, won=won))
+                                bot=bots.get(seat), side=match.game.side(seat), points=points,
+                                deals=deals, won=won))
     n = 0
     for index, deal in enumerate(match.deals):
         session.add(DealRow(match_id=row.id, index=index, dealer=deal.dealer, deck=deal.deck,

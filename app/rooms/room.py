@@ -425,8 +425,10 @@ class Room:
         starts."""
         state = self.state
         number = state.match_number + 1
+        game = GAMES[state.game]
         players = [(s.player_id, s.name if s.kind == "human" else bot_name(seat),
-                    s.bot if s.kind == "bot" else None) for seat, s in enumerate(state.seats)]
+                    s.bot if s.kind == "bot" else None, game.side(seat))
+                   for seat, s in enumerate(state.seats)]
         seq = state.seq + 1
 
         def stored(match_id: int) -> None:
@@ -435,7 +437,7 @@ class Room:
 
         match_id = await self._write(self.repository.start_match(
             state.id, seq, number, state.game, dict(state.options), players,
-            GAMES[state.game].score_width, stored))
+            game.score_width, stored))
         logs.event("match_started", self.code, match=match_id, number=number,
                    game=state.game, seq=seq)
         try:

@@ -98,8 +98,9 @@ class MatchPlayer(Base):
                                                   index=True)
     name: Mapped[str] = mapped_column(String(64))
     bot: Mapped[str | None] = mapped_column(String(8), nullable=True)
-    #: the seat's side's points over the match's finished deals, how many, and whether the
-    #: side won the (finished) match
+    #: the seat's side (engine Game.side: its team's index, or its own), its side's points
+    #: over the match's finished deals, how many, and whether the side won the finished match
+    side: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     points: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     deals: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     won: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())

@@ -7,10 +7,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from engine import GAMES
@@ -97,28 +96,32 @@ def _free_variant(session: Session, name: str) -> str:
 
 
 # -- what people did ---------------------------------------------------------------------------
+# Every figure is added up by the database (a few rows come back, whatever the years of play):
+# built for each of thousands of match seats, Python objects had cost a standings page 300 ms.
 
-@dataclass(slots=True)
-class Seat:
-    """One match seat of a player, with its match's facts."""
-
-    player_id: int
-    match_id: int
-    seat: int
-    points: int
-    deals: int
-    won: bool
-    game: str
-    finished: bool
-    started: datetime
-    bots: int
+_FINISHED = MatchRow.status == "finished"
+_WON = case((_FINISHED & MatchPlayer.won.is_(True), 1), else_=0)
+_FIGURES = (func.sum(case((_FINISHED, 1), else_=0)), func.sum(_WON),
+            func.sum(MatchPlayer.deals), func.sum(MatchPlayer.points))
 
 
-def _seats(session: Session, player_ids, game: str | None = None,
-           since: datetime | None = None, until: datetime | None = None) -> list[Seat]:
-    query = (select(MatchPlayer.player_id, MatchPlayer.match_id, MatchPlayer.seat,
-                    MatchPlayer.points, MatchPlayer.deals, MatchPlayer.won, MatchRow.game,
-                    MatchRow.status, MatchRow.started, MatchRow.bot_seats)
+def _figures(played, won, deals, points) -> dict:
+    """STATS' figures: finished matches played and won; deals and points of every match."""
+    played, won, deals, points = (int(x or 0) for x in (played, won, deals, points))
+    return {"played": played, "won": won, "deals": deals, "points": points,
+            "average_per_deal": round(points / deals, 2) if deals else None}
+
+
+def _add(totals: dict, figures: dict) -> None:
+    for key in ("played", "won", "deals", "points"):
+        totals[key] = totals.get(key, 0) + figures[key]
+    totals["average_per_deal"] = (round(totals["points"] / totals["deals"], 2)
+                                  if totals["deals"] else None)
+
+
+def _seats_of(player_ids, game=None, since=None, until=None, matches=None):
+    """The match seats of these players, with their matches: a query's FROM and WHERE."""
+    query = (select().select_from(MatchPlayer)
              .join(MatchRow, MatchRow.id == MatchPlayer.match_id)
              .where(MatchPlayer.player_id.in_(player_ids)))
     if game:
@@ -127,100 +130,113 @@ def _seats(session: Session, player_ids, game: str | None = None,
         query = query.where(MatchRow.started >= since)
     if until:
         query = query.where(MatchRow.started <= until)
-    return [Seat(p, m, s, pts, deals, won, g, status == "finished", started, bots)
-            for p, m, s, pts, deals, won, g, status, started, bots in session.execute(query)]
+    if matches is not None:
+        query = query.where(MatchPlayer.match_id.in_(matches))
+    return query
 
 
-def _totals(seats: list[Seat]) -> dict:
-    """STATS' figures: finished matches played and won; deals and points of every match."""
-    played = sum(1 for s in seats if s.finished)
-    won = sum(1 for s in seats if s.finished and s.won)
-    deals, points = sum(s.deals for s in seats), sum(s.points for s in seats)
-    return {"played": played, "won": won, "deals": deals, "points": points,
-            "average_per_deal": round(points / deals, 2) if deals else None}
+def _by_player_and_game(session: Session, query) -> dict[int, dict[str, dict]]:
+    rows = session.execute(query.add_columns(MatchPlayer.player_id, MatchRow.game, *_FIGURES)
+                           .group_by(MatchPlayer.player_id, MatchRow.game))
+    out: dict[int, dict[str, dict]] = defaultdict(dict)
+    for player_id, game, *figures in rows:
+        out[player_id][game] = _figures(*figures)
+    return out
 
 
-def stats(name: str, seats: list[Seat]) -> dict:
+def stats(name: str, by_game: dict[str, dict]) -> dict:
     """STATS (docs/protocol.md): the totals, and by game."""
-    by_game = defaultdict(list)
-    for seat in seats:
-        by_game[seat.game].append(seat)
-    return {"name": name, **_totals(seats),
-            "by_game": {game: _totals(rows) for game, rows in sorted(by_game.items())}}
+    totals = _figures(0, 0, 0, 0)
+    for figures in by_game.values():
+        _add(totals, figures)
+    return {"name": name, **totals, "by_game": dict(sorted(by_game.items()))}
 
 
 def all_stats(session: Session) -> list[dict]:
-    players = list(session.scalars(select(Player).order_by(Player.name)))
-    seats = defaultdict(list)
-    for seat in _seats(session, [p.id for p in players]):
-        seats[seat.player_id].append(seat)
-    return [stats(p.name, seats[p.id]) for p in players]
+    people = list(session.scalars(select(Player).order_by(Player.name)))
+    figures = _by_player_and_game(session, _seats_of([p.id for p in people]))
+    return [stats(p.name, figures.get(p.id, {})) for p in people]
 
 
 def player_page(session: Session, name: str) -> dict | None:
     """Everything a player page shows: STATS; per game the win rate, the best match, the
-    recent form and the results against people and against bots apart; results over time;
+    recent form and the results among people and with bots apart; results over time;
     head-to-head against the people played most; Big Mariage partnerships."""
     player = by_name(session, name)
     if player is None:
         return None
-    seats = _seats(session, [player.id])
-    out = stats(player.name, seats)
+    mine = _seats_of([player.id])
+    out = stats(player.name, _by_player_and_game(session, mine).get(player.id, {}))
     out["claimed"] = player.key_hash is not None
+    with_bots = case((MatchRow.bot_seats > 0, 1), else_=0)
+    split = {(game, bots): _figures(*figures) for game, bots, *figures in session.execute(
+        mine.add_columns(MatchRow.game, with_bots, *_FIGURES)
+        .group_by(MatchRow.game, with_bots))}
+    empty = _figures(0, 0, 0, 0)
     for game, figures in out["by_game"].items():
-        mine = [s for s in seats if s.game == game]
-        figures.update(_game_detail(game, mine))
-    finished = sorted((s for s in seats if s.finished), key=lambda s: (s.started, s.match_id))
-    out["timeline"] = [{"match": s.match_id, "game": s.game, "started": iso(s.started),
-                        "points": s.points, "won": s.won} for s in finished[-TIMELINE:]]
-    out["opponents"], out["partners"] = _others(session, player.id, finished)
+        figures.update(
+            win_rate=round(figures["won"] / figures["played"], 3) if figures["played"] else None,
+            best=_best(session, mine, game), form=_form(session, mine, game),
+            people=split.get((game, 0), empty), bots=split.get((game, 1), empty))
+    out["timeline"] = _timeline(session, mine)
+    out["opponents"], out["partners"] = _others(session, player.id)
     return out
 
 
-def _game_detail(game: str, seats: list[Seat]) -> dict:
-    finished = sorted((s for s in seats if s.finished), key=lambda s: (s.started, s.match_id))
-    lower = GAMES[game].lower_is_better
-    best = (min if lower else max)(finished, key=lambda s: s.points, default=None)
-    people = [s for s in seats if not s.bots]
-    return {
-        "win_rate": round(sum(s.won for s in finished) / len(finished), 3) if finished else None,
-        "best": {"match": best.match_id, "points": best.points} if best else None,
-        "form": ["won" if s.won else "lost" for s in finished[-FORM:]],
-        "people": _totals(people),
-        "bots": _totals([s for s in seats if s.bots]),
-    }
+def _finished(query, game: str):
+    return query.where(MatchRow.game == game, _FINISHED)
 
 
-def _others(session: Session, player_id: int, finished: list[Seat]) -> tuple[list, list]:
-    """Head-to-head records against the people played most (opponents: another side), and
-    each Big Mariage partnership's (partners: the same side), over finished matches."""
-    mine = {s.match_id: s for s in finished}
-    if not mine:
-        return [], []
-    other = aliased(MatchPlayer)
+def _best(session: Session, mine, game: str) -> dict | None:
+    """The finished match of ``game`` with the player's side's best points (the fewest
+    penalties in Black Maria)."""
+    points = MatchPlayer.points.asc() if GAMES[game].lower_is_better \
+        else MatchPlayer.points.desc()
+    best = session.execute(_finished(mine, game).add_columns(MatchRow.id, MatchPlayer.points)
+                           .order_by(points, MatchRow.started).limit(1)).first()
+    return {"match": best[0], "points": best[1]} if best else None
+
+
+def _form(session: Session, mine, game: str) -> list[str]:
+    """The last :data:`FORM` finished matches of ``game``, oldest first: won or lost."""
+    rows = session.execute(_finished(mine, game).add_columns(MatchPlayer.won)
+                           .order_by(MatchRow.started.desc(), MatchRow.id.desc()).limit(FORM))
+    return ["won" if won else "lost" for won, in reversed(rows.all())]
+
+
+def _timeline(session: Session, mine) -> list[dict]:
     rows = session.execute(
-        select(other.match_id, other.seat, other.won, Player.name)
-        .join(Player, Player.id == other.player_id)
-        .where(other.match_id.in_(mine), other.player_id != player_id, other.bot.is_(None)))
-    against, together = defaultdict(Counter), defaultdict(Counter)
-    for match_id, seat, won, name in rows:
-        me = mine[match_id]
-        game = GAMES[me.game]
-        if game.side(seat) == game.side(me.seat):
-            together[name]["played"] += 1
-            together[name]["won"] += me.won
-            together[name]["points"] += me.points
-        else:
-            record = against[name]
-            record["played"] += 1
-            record["won"] += me.won and not won
-            record["lost"] += won and not me.won
-    opponents = sorted(against.items(), key=lambda item: (-item[1]["played"], item[0]))
-    partners = sorted(together.items(), key=lambda item: (-item[1]["played"], item[0]))
-    return ([{"name": n, "played": r["played"], "won": r["won"], "lost": r["lost"]}
-             for n, r in opponents[:OPPONENTS]],
-            [{"name": n, "played": r["played"], "won": r["won"], "points": r["points"]}
-             for n, r in partners])
+        mine.where(_FINISHED).add_columns(MatchRow.id, MatchRow.game, MatchRow.started,
+                                          MatchPlayer.points, MatchPlayer.won)
+        .order_by(MatchRow.started.desc(), MatchRow.id.desc()).limit(TIMELINE)).all()
+    return [{"match": m, "game": g, "started": iso(started), "points": points, "won": won}
+            for m, g, started, points, won in reversed(rows)]
+
+
+def _others(session: Session, player_id: int) -> tuple[list, list]:
+    """Head-to-head records against the people played most (on another side) and each
+    partnership's (on the same side: Big Mariage), over finished matches."""
+    me, other = aliased(MatchPlayer), aliased(MatchPlayer)
+    joined = (select().select_from(me)
+              .join(MatchRow, MatchRow.id == me.match_id)
+              .join(other, (other.match_id == me.match_id) & (other.player_id != player_id)
+                    & other.bot.is_(None))
+              .join(Player, Player.id == other.player_id)
+              .where(me.player_id == player_id, _FINISHED))
+    partner = me.side == other.side
+    against = session.execute(joined.where(~partner).add_columns(
+        Player.name, func.count(),
+        func.sum(case((me.won.is_(True) & other.won.is_(False), 1), else_=0)),
+        func.sum(case((other.won.is_(True) & me.won.is_(False), 1), else_=0)))
+        .group_by(Player.name).order_by(func.count().desc(), Player.name).limit(OPPONENTS))
+    together = session.execute(joined.where(partner).add_columns(
+        Player.name, func.count(), func.sum(case((me.won.is_(True), 1), else_=0)),
+        func.sum(me.points))
+        .group_by(Player.name).order_by(func.count().desc(), Player.name))
+    return ([{"name": n, "played": p, "won": int(w), "lost": int(lost)}
+             for n, p, w, lost in against],
+            [{"name": n, "played": p, "won": int(w), "points": int(pts)}
+             for n, p, w, pts in together])
 
 
 def standings(session: Session, names: list[str], game: str | None = None,
@@ -229,18 +245,18 @@ def standings(session: Session, names: list[str], game: str | None = None,
     them played (all their matches when only one is asked), best first (more matches won,
     then fewer played, then the better average per deal); and, in Big Mariage, each
     partnership of two of them."""
-    players = list(session.scalars(select(Player).where(Player.name.in_(names))))
-    seats = _seats(session, [p.id for p in players], game, since, until)
-    if len(players) > 1:
-        together = Counter(s.match_id for s in seats)
-        seats = [s for s in seats if together[s.match_id] > 1]
-    by_player = defaultdict(list)
-    for seat in seats:
-        by_player[seat.player_id].append(seat)
-    rows = [stats(p.name, by_player[p.id]) for p in players]
+    people = list(session.scalars(select(Player).where(Player.name.in_(names))))
+    ids = [p.id for p in people]
+    shared = None
+    if len(people) > 1:
+        shared = (select(MatchPlayer.match_id).where(MatchPlayer.player_id.in_(ids))
+                  .group_by(MatchPlayer.match_id).having(func.count() > 1))
+    figures = _by_player_and_game(session, _seats_of(ids, game, since, until, shared))
+    rows = [stats(p.name, figures.get(p.id, {})) for p in people]
     lower = game is not None and GAMES[game].lower_is_better
     rows.sort(key=lambda r: (-r["won"], r["played"], _average_key(r, lower), r["name"]))
-    return {"standings": rows, "partnerships": _partnerships(players, seats)}
+    pairs = _partnerships(session, ids, since, until) if game in (None, "big_mariage") else []
+    return {"standings": rows, "partnerships": pairs}
 
 
 def _average_key(row: dict, lower: bool) -> float:
@@ -250,24 +266,28 @@ def _average_key(row: dict, lower: bool) -> float:
     return average if lower else -average
 
 
-def _partnerships(players: list[Player], seats: list[Seat]) -> list[dict]:
-    """Big Mariage: each pair of the players who sat on one side, with its record."""
-    names = {p.id: p.name for p in players}
-    by_match = defaultdict(list)
-    for seat in seats:
-        if seat.game == "big_mariage":
-            by_match[seat.match_id].append(seat)
-    pairs = defaultdict(Counter)
-    game = GAMES["big_mariage"]
-    for match_seats in by_match.values():
-        for a in match_seats:
-            for b in match_seats:
-                if a.seat < b.seat and game.side(a.seat) == game.side(b.seat):
-                    record = pairs[tuple(sorted((names[a.player_id], names[b.player_id])))]
-                    record["played"] += a.finished
-                    record["won"] += a.finished and a.won
-                    record["deals"] += a.deals
-                    record["points"] += a.points
+def _partnerships(session: Session, ids: list[int], since, until) -> list[dict]:
+    """Each pair of these players who sat on one side (Big Mariage), with its record."""
+    a, b = aliased(MatchPlayer), aliased(MatchPlayer)
+    pa, pb = aliased(Player), aliased(Player)
+    query = (select(pa.name, pb.name, func.sum(case((_FINISHED, 1), else_=0)),
+                    func.sum(case((_FINISHED & a.won.is_(True), 1), else_=0)),
+                    func.sum(a.deals), func.sum(a.points))
+             .select_from(a)
+             .join(b, (b.match_id == a.match_id) & (b.side == a.side) & (b.seat > a.seat))
+             .join(MatchRow, MatchRow.id == a.match_id)
+             .join(pa, pa.id == a.player_id).join(pb, pb.id == b.player_id)
+             .where(MatchRow.game == "big_mariage", a.player_id.in_(ids),
+                    b.player_id.in_(ids))
+             .group_by(pa.name, pb.name))
+    if since:
+        query = query.where(MatchRow.started >= since)
+    if until:
+        query = query.where(MatchRow.started <= until)
+    pairs: dict[tuple, Counter] = defaultdict(Counter)
+    for x, y, played, won, deals, points in session.execute(query):
+        pairs[tuple(sorted((x, y)))].update(played=int(played), won=int(won), deals=int(deals),
+                                            points=int(points))
     rows = [{"players": list(pair), **{k: r[k] for k in ("played", "won", "deals", "points")}}
             for pair, r in pairs.items()]
     return sorted(rows, key=lambda r: (-r["won"], r["played"], r["players"]))

@@ -115,19 +115,19 @@ class RoomRepository:
         await self.store.write(None, [_event(room_id, seq, kind, data)], on_commit=on_commit)
 
     async def start_match(self, room_id: int, seq: int, number: int, game: str, options: dict,
-                          players: list[tuple[int | None, str, str | None]], width: int,
+                          players: list[tuple[int | None, str, str | None, int]], width: int,
                           on_commit: Callable[[int], None]) -> int:
         """Event ``seq``: match ``number`` of the room starts with ``players`` ((player id,
-        name, bot kind) by seat). ``on_commit(match id)``; returns the match id."""
+        name, bot kind, side) by seat). ``on_commit(match id)``; returns the match id."""
         def work(session):
             row = MatchRow(room_id=room_id, number=number, game=game, options=options,
                            status="running", totals=[0] * width, winners=[],
-                           bot_seats=sum(1 for _, _, bot in players if bot is not None))
+                           bot_seats=sum(1 for _, _, bot, _ in players if bot is not None))
             session.add(row)
             session.flush()
-            for seat, (player_id, name, bot) in enumerate(players):
+            for seat, (player_id, name, bot, side) in enumerate(players):
                 session.add(MatchPlayer(match_id=row.id, seat=seat, player_id=player_id,
-                                        name=name, bot=bot))
+                                        name=name, bot=bot, side=side))
             session.add(RoomEvent(room_id=room_id, seq=seq, kind="match",
                                   data={"match": row.id, "number": number}))
             return row.id

@@ -3,7 +3,8 @@
 A name becomes claimable: `players.key_hash` holds the sha256 of the player key that claimed it
 (every stored name starts unclaimed, as a guest's). Statistics and standings add up
 `match_players.points`, `deals` and `won` (filled here from every stored deal and match, then
-kept as each deal ends) and count matches against bots apart (`matches.bot_seats`).
+kept as each deal ends), tell partners from opponents by `side`, and count matches against bots
+apart (`matches.bot_seats`).
 
 Revision ID: 0004
 Revises: 0003
@@ -25,7 +26,8 @@ _matches = sa.table('matches', sa.column('id', sa.Integer), sa.column('game', sa
                     sa.column('bot_seats', sa.Integer))
 _seats = sa.table('match_players', sa.column('id', sa.Integer),
                   sa.column('match_id', sa.Integer), sa.column('seat', sa.Integer),
-                  sa.column('bot', sa.String), sa.column('points', sa.Integer),
+                  sa.column('bot', sa.String), sa.column('side', sa.Integer),
+                  sa.column('points', sa.Integer),
                   sa.column('deals', sa.Integer), sa.column('won', sa.Boolean))
 _deals = sa.table('deals', sa.column('match_id', sa.Integer), sa.column('over', sa.Boolean),
                   sa.column('scores', _json))
@@ -44,6 +46,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('bot_seats', sa.Integer(), server_default='0',
                                       nullable=False))
     with op.batch_alter_table('match_players', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('side', sa.Integer(), server_default='0', nullable=False))
         batch_op.add_column(sa.Column('points', sa.Integer(), server_default='0', nullable=False))
         batch_op.add_column(sa.Column('deals', sa.Integer(), server_default='0', nullable=False))
         batch_op.add_column(sa.Column('won', sa.Boolean(), server_default=sa.false(),
@@ -63,7 +66,7 @@ def _fill_match(bind, match_id: int, teams: bool, finished: bool, winners: list)
     for row_id, seat, _ in seats:
         side = seat % 2 if teams else seat  # engine.core.Game.side, as of this migration
         bind.execute(_seats.update().where(_seats.c.id == row_id).values(
-            points=sum(s[side] for s in scores if s), deals=len(scores),
+            side=side, points=sum(s[side] for s in scores if s), deals=len(scores),
             won=finished and side in winners))
     bind.execute(_matches.update().where(_matches.c.id == match_id).values(
         bot_seats=sum(1 for _, _, bot in seats if bot is not None)))
@@ -73,6 +76,7 @@ def downgrade() -> None:
     # dropped in place (SQLite 3.35+): a rebuilt table would break the keys that refer to it
     op.drop_index(op.f('ix_players_key_hash'), table_name='players')
     for table, column in (('match_players', 'won'), ('match_players', 'deals'),
-                          ('match_players', 'points'), ('matches', 'bot_seats'),
+                          ('match_players', 'points'), ('match_players', 'side'),
+                          ('matches', 'bot_seats'),
                           ('players', 'key_hash')):
         op.drop_column(table, column)

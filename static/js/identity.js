@@ -1,6 +1,8 @@
 // This browser's identity: a player key (kept here; the server stores only its hash) and the
 // name it holds. The key goes to the server in the X-Player-Key header and the WebSocket's
 // hello only: never in a URL.
+import { refusalText } from "./common.js";
+
 const KEY = "cardroom.player";
 
 /** {key, name} of this browser's player, or null. */
@@ -17,4 +19,16 @@ export function keepIdentity(value) {
 export function playerHeaders() {
   const me = identity();
   return me && me.key ? { "X-Player-Key": me.key } : {};
+}
+
+/** The name this browser plays under: its player's, or (the first time) ``name`` claimed for
+ * it, unless ``asGuest``. Throws an Error saying why when the name is someone else's. */
+export async function ensureIdentity(name, asGuest = false) {
+  const me = identity();
+  if (asGuest || (me && me.key)) return me && !asGuest ? me.name : name;
+  const r = await fetch("/api/me", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(refusalText(body));
+  keepIdentity({ key: body.key, name: body.name });
+  return body.name;
 }

@@ -1,5 +1,6 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
 import { t, el, refusalText, seatName } from "./common.js";
+import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
 const CHOICES = { jack_queen: ["marjolet", "same_suit"], marriages: ["declared", "trump_only"] };
@@ -58,14 +59,15 @@ async function createRoom(ev) {
   const seats = [...document.querySelectorAll("#seat-fields select")].map((s) => (s.disabled ? "open" : s.value));
   $("create-button").disabled = true;
   try {
+    const mine = await ensureIdentity(name, $("create-guest").checked);  // before the table: a name someone holds is said first
     const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: game.name, options, seats, turn_timer: $("turn-timer").value ? Number($("turn-timer").value) : null }) });
     const body = await r.json();
     if (!r.ok) throw new Error(refusalText(body));
-    const j = await fetch(`/api/rooms/${body.code}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: 0 }) });
+    const j = await fetch(`/api/rooms/${body.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders() }, body: JSON.stringify({ name: mine, seat: 0 }) });
     const joined = await j.json();
     if (!j.ok) throw new Error(refusalText(joined));
-    localStorage.setItem("cardroom.name", name);
-    localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: joined.token, seat: joined.seat, name }));
+    localStorage.setItem("cardroom.name", mine);
+    localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: joined.token, seat: joined.seat, name: mine }));
     const link = /^https?:/.test(body.invite) ? body.invite : location.origin + body.invite;
     $("created-code").textContent = body.code;
     $("invite-link").value = link;
@@ -97,7 +99,7 @@ async function loadRooms() {
 
 document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener("change", drawGame));
 $("create-form").addEventListener("submit", createRoom);
-$("create-name").value = localStorage.getItem("cardroom.name") || "";
+$("create-name").value = (identity() || {}).name || localStorage.getItem("cardroom.name") || "";
 $("copy-link").addEventListener("click", async () => {
   const input = $("invite-link");
   try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand && document.execCommand("copy"); }

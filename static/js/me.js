@@ -1,0 +1,40 @@
+// The identity menu on every page: who this browser plays as, their page, renaming, and the
+// link (and QR code) that brings the identity and its seats to another device.
+import { t, el, refusalText } from "./common.js";
+import { identity, keepIdentity, playerHeaders } from "./identity.js";
+
+const box = document.getElementById("me");
+
+function draw() {
+  const me = identity();
+  box.hidden = !me;
+  if (!me) return;
+  const out = el("div", { class: "me-out", "data-testid": "me-out" });
+  const rename = el("form", { class: "row", "data-testid": "me-rename" },
+    el("label", {}, t("me.rename"), " ", el("input", { name: "name", value: me.name, maxlength: "32", required: true })),
+    el("button", { class: "button small", type: "submit" }, t("me.rename_button")));
+  rename.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const r = await fetch("/api/me", { method: "PATCH", headers: { "Content-Type": "application/json", ...playerHeaders() }, body: JSON.stringify({ name: rename.elements.name.value }) });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) { out.textContent = refusalText(body); return; }
+    keepIdentity({ ...me, name: body.name });
+    draw();
+  });
+  const device = el("button", { class: "button small", type: "button", "data-testid": "me-device" }, t("me.device"));
+  device.addEventListener("click", async () => {
+    const r = await fetch("/api/me/device", { method: "POST", headers: playerHeaders() });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) { out.textContent = refusalText(body); return; }
+    const qr = el("div", { class: "qr", role: "img", "aria-label": t("me.qr") });
+    qr.innerHTML = body.qr; // the server's SVG of the link: no text anyone typed
+    out.replaceChildren(el("p", {}, t("me.device_help")), el("input", { readonly: true, value: body.link, "aria-label": t("me.device_link"), "data-testid": "me-link" }), qr);
+  });
+  box.replaceChildren(el("details", { class: "me-menu" },
+    el("summary", { "data-testid": "me-name" }, t("me.you", { name: me.name })),
+    el("div", { class: "me-panel" },
+      el("p", {}, el("a", { href: "/players/" + encodeURIComponent(me.name) }, t("me.page"))),
+      rename, device, out)));
+}
+
+if (box) draw();
