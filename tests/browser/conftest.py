@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,12 @@ def new_page(browser):
     yield make
     for ctx in contexts:
         ctx.close()
+
+
+def fresh_name(name: str) -> str:
+    """A name nobody has taken yet on the session's server: the lobby claims the name it is
+    given for the browser's player, and a name a player holds is refused to everyone else."""
+    return f"{name} {secrets.token_hex(2)}"
 
 
 def shot(page, name: str) -> None:

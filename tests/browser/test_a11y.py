@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import LAPTOP, PHONE
+from .conftest import LAPTOP, PHONE, fresh_name
 from .test_tables import Watch, act, create_room, healthy, my_turn, play_first_legal, sit
 
 pytestmark = pytest.mark.browser
@@ -118,7 +118,7 @@ def test_lobby_history_match_rules_and_missing_pages(held, new_page, audit, lang
     page.wait_for_selector("#seat-fields select")
     audit(page, "lobby")
     page.check("input[value=marjolet]")
-    page.fill("#create-name", "Anna")
+    page.fill("#create-name", fresh_name("Anna"))
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden])")
     audit(page, "lobby, table created")

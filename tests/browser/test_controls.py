@@ -9,7 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .conftest import PHONE, shot
+from .conftest import PHONE, fresh_name, shot
 from .test_tables import Watch, act, create_room, healthy, my_turn, play_first_legal, sit
 
 pytestmark = pytest.mark.browser
@@ -127,7 +127,7 @@ def test_lobby_turn_timer_shown_at_the_table(live, new_page):
     page = new_page()
     page.goto(live.http + "/")
     page.check("input[value=marjolet]")
-    page.fill("#create-name", "Anna")
+    page.fill("#create-name", fresh_name("Anna"))
     page.select_option("[data-testid=turn-timer-select]", "30")
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden])")

@@ -7,7 +7,7 @@ import time
 import httpx
 import pytest
 
-from .conftest import LAPTOP, PHONE, shot
+from .conftest import LAPTOP, PHONE, fresh_name, shot
 
 pytestmark = pytest.mark.browser
 
@@ -132,7 +132,7 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     page = new_page()
     page.goto(live.http + "/")
     page.check("input[value=black_maria]")
-    page.fill("#create-name", "Anna")
+    page.fill("#create-name", fresh_name("Anna"))
     page.select_option("select[data-seat='1']", "bot:rules")
     page.select_option("select[data-seat='2']", "bot:random")
     assert page.input_value("[data-testid=turn-timer-select]") == ""  # off by default
