@@ -90,7 +90,8 @@ function draw() {
   };
   const lastTrick = felt.deal && felt.deal.last_trick;
   drawClocks(true);
-  $("felt").dataset.phase = felt.deal ? felt.deal.phase : ""; // CSS: no room for a trick while there is none
+  // for CSS: no room for a trick while there is none; two players leave the sides empty
+  Object.assign($("felt").dataset, { phase: felt.deal ? felt.deal.phase : "", seats: String(felt.nSeats) });
   renderSeats($("felt"), felt);
   renderInfo($("info"), felt);
   renderTrick($("trick"), felt, holding ? holding.trick : (table.showLast && lastTrick) || null);

@@ -473,7 +473,11 @@ def test_your_turn_in_the_tab_title_a_tone_and_a_notification_when_hidden(live, 
     tones = anna.evaluate("window.__tones")
     choose_three(boris)
     act(boris, boris.locator("[data-testid=pass-button]"))
-    anna.wait_for_selector("[data-testid=status].yours", timeout=15000)
+    until_annas_turn = Watch([anna, boris], 30, "Anna's turn in the first trick")
+    while not my_turn(anna):
+        until_annas_turn()
+        if not (my_turn(boris) and play_first_legal(boris)):
+            anna.wait_for_timeout(30)
     assert anna.evaluate("window.__tones") > tones  # the turn came back: a tone
     assert anna.evaluate("window.__notes") == []  # the tab is in sight: no notification
     # hidden, with the sound off: a notification when the turn comes, no tone

@@ -38,10 +38,12 @@ function cardButton(card, { moves, playable, choosable, callers, marks, choose }
   const button = cardEl(card, { button: true });
   const legal = playable.has(card) || choosable.has(card);
   const words = [cardName(card)];
-  button.classList.add(legal ? "playable" : "unplayable");
+  // greyed only when other cards may be played or chosen now (not while bidding, say)
+  const choosing = Boolean(moves.play || moves.pass || moves.give);
+  button.classList.add(legal ? "playable" : choosing ? "unplayable" : "idle");
   if (!legal) {
     button.setAttribute("aria-disabled", "true");
-    if (moves.play || moves.pass || moves.give) words.push(t("card.not_playable"));
+    if (choosing) words.push(t("card.not_playable"));
   }
   const isChosen = chosen.pass.has(card) || chosen.give === card || chosen.call === card;
   if (isChosen) button.classList.add("selected");

@@ -9,20 +9,22 @@ export function cardMarks(deal, me) {
 export function drawControls({ deal, moves, names, line, act }) {
   if (moves.draw) {
     line(el("b", {}, t("mj.window")));
-    for (const cards of moves.declare || []) {
+    // the window's buttons in one line, wrapping: room for the hand on a phone
+    const buttons = (moves.declare || []).map((cards) => {
       // what it scores, as the engine's view says it (deal.declarable, the same combinations)
       const offer = (deal.declarable || []).find((d) => d.cards.join() === cards.join());
-      line(el("button", { type: "button", class: "button", "data-testid": "declare", onclick: () => act({ type: "declare", cards }) }, t("mj.declare"), " ", cardsText(cards),
-        offer ? " " + t("mj.declare_scores", { name: combinationName(offer.name), n: offer.points }) : ""));
-    }
+      return el("button", { type: "button", class: "button declare", "data-testid": "declare", onclick: () => act({ type: "declare", cards }) }, t("mj.declare"), " ", cardsText(cards),
+        offer ? [" ", el("b", {}, "+" + offer.points), el("span", { class: "combo-name" }, " · " + combinationName(offer.name))] : "");
+    });
     if (moves.exchange) {
-      line(el("button", { type: "button", class: "button", "data-testid": "exchange", onclick: () => act({ type: "exchange" }) },
+      buttons.push(el("button", { type: "button", class: "button", "data-testid": "exchange", onclick: () => act({ type: "exchange" }) },
         t("mj.exchange"), " ", cardText("7" + deal.trump), " ⇄ ", cardText(deal.turn_up)));
     }
-    line(el("button", { type: "button", class: "button primary", "data-testid": "draw", onclick: () => act({ type: "draw" }) },
+    buttons.push(el("button", { type: "button", class: "button primary", "data-testid": "draw", onclick: () => act({ type: "draw" }) },
       deal.tricks_played >= 10 ? t("mj.draw_last") : t("mj.draw")));
+    line(...buttons);
   }
   if (deal.end_phase && moves.play && deal.trick.length) line(el("span", { class: "note" }, t("mj.end_phase_rule")));
-  const combos = deal.scored_combinations || [];
-  combos.forEach((list, s) => list.forEach((c) => line(el("span", { class: "note combo" }, t("mj.scored", { name: names[s], n: c.points }), " ", cardsText(c.cards)))));
+  const scored = (deal.scored_combinations || []).flatMap((list, s) => list.map((c) => el("span", { class: "note combo" }, t("mj.scored", { name: names[s], n: c.points }), " ", cardsText(c.cards))));
+  if (scored.length) line(...scored);
 }
