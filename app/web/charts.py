@@ -27,6 +27,21 @@ def balance(timeline: list[dict], games: list[str]) -> list[list[int]]:
     return rows
 
 
+#: Least height between two lines' labels at the chart's right edge.
+LABEL_GAP = 16
+
+
+def _apart(ys: list[float], gap: float) -> list[float]:
+    """The labels' heights, moved down where they would overlap (lines that end level)."""
+    placed = list(ys)
+    last = None
+    for i in sorted(range(len(ys)), key=lambda i: ys[i]):
+        if last is not None and placed[i] < last + gap:
+            placed[i] = last + gap
+        last = placed[i]
+    return placed
+
+
 def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
     """Cumulative figures as an inline SVG line chart (one line per seat, team or game), named
     for screen readers by ``title`` and each line's final figure."""
@@ -56,6 +71,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
     for i in range(len(rows)):
         parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 16}" '
                      f'text-anchor="middle">{i}</text>')
+    label_ys = _apart([y(v) for v in rows[-1]] if rows else [], LABEL_GAP)
     for s in range(len(rows[0]) if rows else 0):
         points = " ".join(f"{x(i):.1f},{y(r[s]):.1f}" for i, r in enumerate(rows))
         colour = colours[s % len(colours)]
@@ -65,7 +81,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(r[s]):.1f}" r="3.5" '
                          f'fill="{colour}"/>')
         label = Markup.escape(labels[s] if s < len(labels) else str(s))
-        parts.append(f'<text x="{width - right + 6}" y="{y(rows[-1][s]) + 4:.1f}" '
+        parts.append(f'<text x="{width - right + 6}" y="{label_ys[s] + 4:.1f}" '
                      f'fill="{colour}">{label}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -175,7 +175,8 @@ async def another_device(request: Request, store: StoreDep, settings: SettingsDe
     await me_or_refuse(store, key)
     base = settings.public_url or str(request.base_url)
     link = f"{base.rstrip('/')}/me/continue#key={key}"
-    return {"link": link, "qr": segno.make(link, error="m").svg_inline(scale=4, border=2)}
+    qr = segno.make(link, error="m").svg_inline(scale=4, border=2, omitsize=True)
+    return {"link": link, "qr": qr}
 
 
 @router.get("/players", response_model=dict[str, list[Stats]])

@@ -10,9 +10,11 @@ export function identity() {
   try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch { return null; }
 }
 
+/** Keep (or forget) this browser's identity; the page's parts that show it hear of it. */
 export function keepIdentity(value) {
   if (value) localStorage.setItem(KEY, JSON.stringify(value));
   else localStorage.removeItem(KEY);
+  window.dispatchEvent(new Event("cardroom-identity"));
 }
 
 /** The headers that say who this browser is (none for a guest). */

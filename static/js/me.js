@@ -37,4 +37,7 @@ function draw() {
       rename, device, out)));
 }
 
-if (box) draw();
+if (box) {
+  draw();
+  window.addEventListener("cardroom-identity", draw);
+}

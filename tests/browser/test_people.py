@@ -1,0 +1,83 @@
+"""People in the browser: a name claimed in the lobby, the identity carried to a phone by its
+link, a claimed name refused to another browser; players' pages and standings in both
+languages at phone size."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from .conftest import PHONE, fresh_name, shot
+from .test_tables import healthy
+
+pytestmark = pytest.mark.browser
+
+
+def create_in_lobby(page, live, name: str) -> str:
+    page.goto(live.http + "/")
+    page.check("input[value=marjolet]")
+    page.fill("#create-name", name)
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden]), #create-error:not(:empty)")
+    return page.text_content("#created-code") or ""
+
+
+def test_a_name_claimed_in_the_lobby_goes_to_a_phone_and_is_nobody_elses(live, new_page):
+    name = fresh_name("Zoya")
+    laptop = new_page()
+    assert create_in_lobby(laptop, live, name)
+    laptop.wait_for_selector("[data-testid=me-name]")
+    assert name in laptop.text_content("[data-testid=me-name]")
+    key = laptop.evaluate("JSON.parse(localStorage.getItem('cardroom.player')).key")
+    assert httpx.get(f"{live.http}/api/me", headers={"X-Player-Key": key}).json()["name"] == name
+
+    laptop.click("[data-testid=me-name]")
+    laptop.click("[data-testid=me-device]")
+    link = laptop.input_value("[data-testid=me-link]")
+    assert link.endswith(f"/me/continue#key={key}")
+    assert laptop.locator(".qr svg").count() == 1
+    shot(laptop, "identity-device-laptop")
+
+    phone = new_page(PHONE, locale="ru-RU")
+    phone.goto(link)
+    phone.wait_for_function("document.querySelector('[data-testid=continue-status]')"
+                            ".textContent.includes(" + repr(name) + ")")
+    assert "#" not in phone.url  # the key left the address bar at once
+    assert phone.evaluate("JSON.parse(localStorage.getItem('cardroom.player')).key") == key
+    phone.wait_for_selector("[data-testid=me-name]")
+    shot(phone, "identity-continued-phone")
+
+    stranger = new_page()
+    create_in_lobby(stranger, live, name)
+    error = stranger.text_content("#create-error")
+    assert "someone" in error and f"{name} 2" in error  # another name is suggested
+    assert stranger.is_hidden("#created")
+    healthy(laptop, phone)
+
+
+@pytest.mark.parametrize("locale, words", [("en-GB", ("Head to head", "Played")),
+                                           ("ru-RU", ("Личные встречи", "Сыграно"))])
+def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, locale, words):
+    page = new_page(PHONE, locale=locale)
+    page.goto(live.http + "/players/Anna")  # a demo player: matches against Boris and others
+    page.wait_for_selector("[data-testid=player-name]")
+    assert page.text_content("[data-testid=player-name]").startswith("Anna")
+    assert page.locator("[data-testid=chart] svg polyline").count() >= 1
+    text = page.text_content("main")
+    assert all(word in text for word in words)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), \
+        "the page is wider than the phone"
+    shot(page, f"player-page-{locale}-phone")
+    page.click("[data-testid=standings-link]")
+    page.wait_for_selector("[data-testid=standings] tbody tr")
+    rows = page.locator("[data-testid=standings] tbody tr")
+    assert rows.count() >= 2
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    names = [rows.nth(i).locator("td").nth(1).text_content() for i in range(rows.count())]
+    api = httpx.get(f"{live.http}/api/standings",
+                    params={"players": ",".join(names)}).json()["standings"]
+    assert [r["name"] for r in api] == names  # the page shows the server's order
+    shot(page, f"standings-{locale}-phone")
+    page.goto(live.http + "/players/Nobody%20at%20all")
+    assert page.locator("h1").text_content() in ("No such player", "Такого игрока нет")
+    healthy(page)
