@@ -64,6 +64,13 @@ function declaredCards(m, s) {
     el("span", { class: "label" }, t("mj.declared")), d.declared[s].map((c) => cardEl(c)));
 }
 
+/** A person's name links to their page (in a new tab: the table stays); a bot's does not. */
+function nameOf(m, s, name) {
+  const info = (m.seatInfo || [])[s] || {};
+  if (info.kind !== "human" || !info.name) return el("span", { class: "name" }, name);
+  return el("a", { class: "name", href: "/players/" + encodeURIComponent(info.name), target: "_blank", rel: "noopener" }, name);
+}
+
 export function renderSeats(felt, m) {
   const pos = positions(m.nSeats, m.me);
   felt.querySelectorAll(".seat-slot").forEach((slot) => slot.replaceChildren());
@@ -72,7 +79,7 @@ export function renderSeats(felt, m) {
     const turn = (m.toAct || []).includes(s);
     const name = m.names[s] || t("seat.empty");
     const panel = el("div", { class: "seat" + (turn ? " turn" : "") + (s === m.me ? " me" : ""), "data-seat": String(s), "data-testid": "seat-" + s },
-      el("div", { class: "nameplate" }, el("span", { class: "name" }, name), seatBadges(m, s), turn ? el("span", { class: "turnmark" }, t("seat.to_act")) : null),
+      el("div", { class: "nameplate" }, nameOf(m, s, name), seatBadges(m, s), turn ? el("span", { class: "turnmark" }, t("seat.to_act")) : null),
       el("div", { class: "extras" }, seatExtras(m, s)),
       declaredCards(m, s),
       seatCards(m, s, pos[s]));

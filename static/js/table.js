@@ -15,6 +15,7 @@ import { addChatLine, chatSeen, drawChat, listenToChatForm } from "./table/chat.
 import { noticeTurn, listenToSettings } from "./table/attention.js";
 import { beforeDraw, afterDraw } from "./table/motion.js";
 import { PANELS } from "./table/panels/index.js";
+import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 
 const app = document.getElementById("table-app");
 const $ = (id) => document.getElementById(id);
@@ -156,14 +157,21 @@ $("seat-form").addEventListener("submit", async (ev) => {
   const name = $("seat-name").value.trim();
   const wanted = ev.submitter ? Number(ev.submitter.dataset.seat) : null;
   if (!name) { $("join-error").textContent = t("lobby.need_name"); $("seat-name").focus(); return; }
-  localStorage.setItem("cardroom.name", name);
-  const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, seat: Number.isInteger(wanted) ? wanted : null }) });
+  let mine;
+  try {
+    mine = await ensureIdentity(name, $("seat-guest").checked);  // the first time: this browser's name
+  } catch (error) {
+    $("join-error").textContent = t("join.refused") + ": " + error.message;
+    return;
+  }
+  localStorage.setItem("cardroom.name", mine);
+  const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders() }, body: JSON.stringify({ name: mine, seat: Number.isInteger(wanted) ? wanted : null }) });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + refusalText(body); return; }
-  saveSeat({ token: body.token, seat: body.seat, name });
+  saveSeat({ token: body.token, seat: body.seat, name: mine });
   reconnectNow();
 });
-$("seat-name").value = localStorage.getItem("cardroom.name") || "";
+$("seat-name").value = (identity() || {}).name || localStorage.getItem("cardroom.name") || "";
 
 listenToChatForm(send);
 listenToSettings();

@@ -227,7 +227,7 @@ def test_keyboard_only_pass_and_play_with_russian_labels(live, new_page):
     code = create_room(live, "black_maria", ["open", "bot:rules", "bot:random"])
     page = new_page(locale="ru-RU")
     page.goto(f"{live.http}/r/{code}")
-    page.fill("#seat-name", "Анна")
+    page.fill("#seat-name", fresh_name("Анна"))  # claimed for this browser: a name of its own
     page.focus("[data-testid=take-seat-0]")
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-testid=pass-button]")

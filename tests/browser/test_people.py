@@ -81,3 +81,34 @@ def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, local
     page.goto(live.http + "/players/Nobody%20at%20all")
     assert page.locator("h1").text_content() in ("No such player", "Такого игрока нет")
     healthy(page)
+
+
+def test_the_phone_of_a_player_sits_at_their_seat_and_the_laptop_plays_on(live, new_page):
+    """Seats belong to the player: a second device with the identity (no seat token) is
+    seated at once; both devices keep working."""
+    name = fresh_name("Mila")
+    r = httpx.post(live.http + "/api/rooms", json={"game": "black_maria",
+                                                   "seats": ["open", "bot:rules", "bot:rules"]})
+    code = r.json()["code"]
+    laptop = new_page()
+    laptop.goto(f"{live.http}/r/{code}")
+    laptop.fill("#seat-name", name)
+    laptop.click("[data-testid=take-seat-0]")
+    laptop.wait_for_selector(".seat.me[data-seat='0'] a.name")  # a person's name links
+    key = laptop.evaluate("JSON.parse(localStorage.getItem('cardroom.player')).key")
+    link = httpx.post(live.http + "/api/me/device", headers={"X-Player-Key": key}).json()["link"]
+
+    phone = new_page(PHONE)
+    phone.goto(link)
+    phone.wait_for_function("document.querySelector('[data-testid=continue-status]')"
+                            ".textContent.includes(" + repr(name) + ")")
+    phone.goto(f"{live.http}/r/{code}")
+    phone.wait_for_selector(".seat.me[data-seat='0']")  # her seat at once, no token here
+    assert phone.evaluate("localStorage.getItem('cardroom.seat." + code + "')") is None
+    phone.wait_for_selector("[data-testid=pass-button]")
+    for i in range(3):  # she passes from the phone ...
+        phone.locator(".hand-row .card.playable").nth(i).click()
+    phone.click("[data-testid=pass-button]")
+    laptop.wait_for_selector("[data-testid=received] .cardtext")  # ... the laptop sees it
+    assert laptop.get_attribute("#conn", "data-status") == "online"
+    healthy(laptop, phone)

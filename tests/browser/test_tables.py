@@ -122,8 +122,10 @@ def create_room(live, game, seats, options=None) -> str:
 
 
 def sit(page, live, code, name, seat):
+    """Take a seat as a guest (the tests' names, Anna and Boris, are nobody's player)."""
     page.goto(f"{live.http}/r/{code}")
     page.fill("#seat-name", name)
+    page.check("[data-testid=seat-guest]")
     page.click(f"[data-testid=take-seat-{seat}]")
     page.wait_for_selector(f".seat.me[data-seat='{seat}']")
 

@@ -1,6 +1,7 @@
 // The room's WebSocket (docs/protocol.md): `hello` with the seat token and the last event seen,
 // a ping every 25 s, a new attempt after each drop (common.js reconnectDelay: a growing wait
 // drawn at random), actions sent with ids of their own, and its status in the #conn chip.
+import { identity } from "../identity.js";
 import { t, reconnectDelay } from "../common.js";
 import { table } from "./state.js";
 import { toast } from "./notices.js";
@@ -25,6 +26,8 @@ export function connection(onMessage) {
       attempt = 0;
       const hello = { type: "hello" };
       if (table.seat && table.seat.token) hello.token = table.seat.token;
+      const me = identity();
+      if (me && me.key) hello.player = me.key;  // the player's seats, on any device
       if (table.seq !== null) hello.since = table.seq;
       ws.send(JSON.stringify(hello));
       clearInterval(pinger);
