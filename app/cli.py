@@ -48,7 +48,8 @@ def serve_command(host: str, port: int, migrate: bool) -> int:
     logs.configure(settings.log_level)
     app = create_app(settings)
     calm_garbage_collector()
-    uvicorn.run(app, host=host, port=port, log_level="info", **websocket_options(settings))
+    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=True,
+                forwarded_allow_ips=settings.forwarded_allow_ips, **websocket_options(settings))
     return 0
 
 

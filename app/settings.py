@@ -28,6 +28,11 @@ class Settings(BaseSettings):
     #: The address people open, e.g. https://cards.example.org: invite links are built from it
     #: (unset: from the address the host opened).
     public_url: str | None = None
+    #: Addresses of the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
+    #: (comma-separated addresses or networks, ``*`` for any): the client's address and the
+    #: scheme (https, wss) then come from them. Set it to the proxy's address only, never to an
+    #: address clients reach directly (docs/security.md).
+    forwarded_allow_ips: str = "127.0.0.1,::1"
     #: The address ``cardroom serve`` listens on (its ``--host``): on the loopback only, the
     #: pages say that an invite link opens on this machine only.
     host: str = "127.0.0.1"
