@@ -344,7 +344,7 @@ def test_the_winner_of_a_held_trick_is_not_told_to_wait_for_themselves(live, new
     closed one sweeps to its winner, while the table already shows the new state."""
     code = create_room(live, "black_maria", ["open", "bot:random", "bot:random"])
     page = new_page()
-    page.context.add_init_script("window.CARDROOM_ANIM_MS = 1500;")
+    page.context.add_init_script("window.CARDROOM_ANIM_MS = 700;")
     sit(page, live, code, "Anna", 0)
     page.wait_for_selector("[data-testid=pass-button]")
     choose_three(page)
@@ -373,7 +373,7 @@ def test_the_winner_of_a_held_trick_is_not_told_to_wait_for_themselves(live, new
 def test_no_motion_when_the_reader_asks_for_less(live, new_page):
     code = create_room(live, "black_maria", ["open", "bot:random", "bot:random"])
     page = new_page()
-    page.context.add_init_script("window.CARDROOM_ANIM_MS = 1500;")
+    page.context.add_init_script("window.CARDROOM_ANIM_MS = 300;")
     page.emulate_media(reduced_motion="reduce")
     page.add_init_script("window.__animations = 0; const animate = Element.prototype.animate;"
                          "Element.prototype.animate = function (...a) { window.__animations += 1; return animate.apply(this, a); };")

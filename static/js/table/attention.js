@@ -40,7 +40,12 @@ function tone() {
 }
 
 function notify(what) {
-  const note = new Notification(t("table.your_turn"), { body: what, tag: "cardroom-turn" });
+  let note;
+  try {
+    note = new Notification(t("table.your_turn"), { body: what, tag: "cardroom-turn" });
+  } catch {
+    return; // Chrome on Android makes notifications through a service worker only: none there
+  }
   note.onclick = () => { window.focus(); note.close(); };
 }
 
