@@ -85,6 +85,9 @@ def test_toasts_go_away_after_their_time(live, new_page):
     page.wait_for_selector("[data-testid=pass-button]")
     page.click("[data-testid=copy-invite]")
     page.wait_for_selector("#toast.info", state="visible")
+    # the link copied; the test's server listens on the loopback: the toast says who can open it
+    assert page.evaluate("navigator.clipboard.readText()") == f"{live.http}/r/{code}"
+    assert "this computer only" in page.text_content("#toast")
     page.wait_for_selector("#toast", state="hidden", timeout=5000)
     choose_three(page)
     page.locator(".hand-row .card.playable:not(.selected)").first.click()  # a fourth

@@ -16,7 +16,6 @@ export function drawResult({ names, teams, send }) {
   const m = table.state.match;
   const shown = m && m.deal && (m.finished || m.deal.phase === "over") && !table.holding;
   box.hidden = !shown;
-  box.classList.toggle("match-end", Boolean(shown && m.finished));
   if (!shown) {
     box.replaceChildren();
     table.said.result = "";
