@@ -224,7 +224,9 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     for text in ("hello", "<b>are you there?</b>"):
         anna.fill("#chat-input", text)
         anna.click("#chat-form button")
-    boris.wait_for_function("document.querySelector('[data-testid=chat-unread]').textContent === '2'")
+    boris.wait_for_selector("[data-testid=chat-unread-count]:text-is('2')")
+    assert boris.get_attribute("[data-testid=chat-tab]", "aria-expanded") == "false"
+    assert boris.evaluate("document.querySelector('[data-testid=chat-tab]').textContent") == "Chat, unread: 2"
     assert boris.locator("[data-testid=chat-unread]").is_visible()
     assert anna.locator("[data-testid=chat-unread]").is_hidden()  # a laptop shows the chat beside the table
     shot(boris, "chat-unread-phone")

@@ -1,6 +1,7 @@
 // The table chat: the last lines (from each STATE's `chat` and from chat events), shown as plain
 // text, the form for seated people (spectators read only), and the count of lines that came
 // while the chat was out of sight (a phone shows it on the chat tab).
+import { t, el } from "../common.js";
 import { table } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,11 +22,12 @@ export function chatSeen() {
   drawUnread();
 }
 
+// The count on the chat tab; a screen reader hears "Chat, unread: 2".
 function drawUnread() {
   const badge = $("chat-unread");
   const n = table.chat.unread;
   badge.hidden = n === 0;
-  badge.textContent = n > 99 ? "99+" : String(n);
+  badge.replaceChildren(el("span", { class: "sr-only" }, `, ${t("chat.unread")}: `), el("span", { "data-testid": "chat-unread-count" }, n > 99 ? "99+" : String(n)));
 }
 
 export function drawChat() {
