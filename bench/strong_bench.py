@@ -216,7 +216,7 @@ def simulations_per_second(game: str, seconds: float) -> tuple[float, float]:
                 start = time.process_time()
                 for action in candidates:
                     play_out(model, world, seat, action, view["options"], rng.getrandbits(32),
-                             time.process_time, None)
+                             {}, time.process_time, None)
                 playing += time.process_time() - start
                 simulations += len(candidates)
             match.apply(seat, prior)

@@ -171,6 +171,15 @@ class MarjoletDeal(TrickDeal):
         deal.check_every_card_once(*stock, *([deal.turn_up] if deal.turn_up else ()))
         return deal
 
+    def arrange_stock(self, order: list[str]) -> None:
+        """Put the face-down stock, which nobody has seen, in ``order`` (the same cards): for
+        search, whose deals stand for any order of the stock. The deal then has a deck of its
+        own (copies share theirs)."""
+        drawn = self.deck[:self.next_card]
+        if sorted(order) != sorted(self.deck[self.next_card:]):
+            raise ValueError("arrange_stock takes the cards of the stock, in any order")
+        self.deck = drawn + list(order)
+
     # -- turn and moves ------------------------------------------------------------------------
 
     def to_act(self) -> list[int]:

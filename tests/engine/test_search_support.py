@@ -117,3 +117,16 @@ def test_a_marjolet_view_names_the_card_turned_up_at_the_deal_all_deal_long():
     rng = random.Random(5)
     for _, deal in random_positions("marjolet", rng, deals=3, every=1):
         assert deal.view(None)["turned_up"] == deal.deck[12]
+
+
+def test_a_marjolet_stock_can_be_put_in_another_order_by_search_alone():
+    rng = random.Random(6)
+    match = new_match("marjolet")
+    deal = match.start_deal(rng=rng)
+    twin = deal.copy()
+    stock = deal.deck[deal.next_card:]
+    deal.arrange_stock(stock[::-1])
+    assert deal.deck[deal.next_card:] == stock[::-1] and twin.deck[twin.next_card:] == stock
+    with pytest.raises(ValueError):
+        deal.arrange_stock(stock[1:] + [deal.hands[0][0]])
+    assert deal.deck[deal.next_card:] == stock[::-1]

@@ -16,6 +16,7 @@ from engine.black_maria import penalty
 from engine.bots import bot_for
 from engine.bots.heuristic import HEURISTIC_BOTS
 from engine.bots.strong import MODELS, think
+from engine.bots.strong.marjolet_end import EndSolver
 from engine.bots.strong.search import Budget, choose
 from engine.cards import SUITS
 from engine.core import expand_moves
@@ -220,3 +221,24 @@ def test_the_bot_and_the_pool_function_pickle():
     assert action == think(*arguments, simulations=12)
     with pytest.raises(ValueError):
         think("marjolet", *arguments[1:], simulations=12)
+
+
+def test_marjolet_end_solver_plays_as_well_as_the_rules_bots_exact_minimax():
+    """Both play the end phase perfectly: from the same positions, the same scores."""
+    rng = random.Random(9)
+    rules = HEURISTIC_BOTS["marjolet"]
+    for _ in range(12):
+        match = new_match("marjolet")
+        deal = match.start_deal(rng=rng)
+        while deal.phase != "end":
+            seat = match.to_act()[0]
+            match.apply(seat, rules(match.view(seat), match.moves(seat), rng))
+        solved, minimax = deal.copy(), deal.copy()
+        solver = EndSolver(deal.trump)
+        while not solved.over:
+            solved.apply(solved.turn, {"type": "play", "card": solver.best_card(solved)})
+        while not minimax.over:
+            seat = minimax.turn
+            view = {"seat": seat, "deal": minimax.view(seat)}
+            minimax.apply(seat, rules(view, minimax.moves(seat), rng))
+        assert solved.scores() == minimax.scores()

@@ -35,6 +35,13 @@ class Knowledge:
     #: Each card the seat has not seen, with the places it may be in.
     unseen: dict[str, tuple[Place, ...]]
 
+    @property
+    def certain(self) -> bool:
+        """Whether every placement is the same: each unseen card has one place it may be in,
+        and no place holds more than one of them in an order that matters (a stock)."""
+        places = [p for places in self.unseen.values() for p in places]
+        return len(places) == len(self.unseen) and places.count("stock") <= 1
+
     def sample(self, rng: random.Random) -> dict[Place, list[str]]:
         """Every hidden place's cards: the known ones, then unseen ones drawn at random where
         they may be. A place's unseen cards come in random order (a stock's order)."""

@@ -68,8 +68,10 @@ class Model:
         """How good a deal's ``scores`` are for ``seat`` (higher is better)."""
         raise NotImplementedError
 
-    def play_out(self, deal: Deal, options: dict, rng: random.Random) -> None:
-        """Play ``deal`` to its end, every seat as :attr:`policy` would."""
+    def play_out(self, deal: Deal, options: dict, rng: random.Random, memory: dict) -> None:
+        """Play ``deal`` to its end, every seat as :attr:`policy` would. ``memory`` is kept by
+        search for the play-outs of one decision, to share what they may (a transposition
+        table)."""
         policy, game = self.policy, self.game
         while not deal.over:
             turn = deal.turn

@@ -50,17 +50,18 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
         return candidates[0]
     knowledge = model.knowledge(view)
     worlds = model.worlds(view, knowledge, rng)
-    rounds = math.ceil(math.log2(len(candidates)))
-    if not knowledge.unseen:  # nothing hidden: one determinization tells all
-        rounds, budget = 1, Budget(simulations=len(candidates))
+    rounds, simulations = math.ceil(math.log2(len(candidates))), budget.simulations
+    if knowledge.certain:  # nothing hidden: one determinization tells all
+        rounds, simulations = 1, len(candidates)
     totals = [0.0] * len(candidates)
     alive = list(range(len(candidates)))
     seat, options = view["seat"], view["options"]
     played = 0  # determinizations every alive candidate was played out in
+    memory: dict = {}  # what the play-outs of this decision share
     try:
         for done in range(rounds):
-            if budget.simulations is not None:
-                count = max(1, budget.simulations // rounds // len(alive))
+            if simulations is not None:
+                count = max(1, simulations // rounds // len(alive))
                 round_over = lambda n, count=count: n >= count  # noqa: E731
             else:
                 end = budget.clock() + (deadline - budget.clock()) / (rounds - done)
@@ -68,8 +69,8 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
             n = 0
             while not round_over(n):
                 world, seed = next(worlds), rng.getrandbits(32)
-                results = [play_out(model, world, seat, candidates[i], options, seed,
-                                     budget.clock, deadline) for i in alive]
+                results = [play_out(model, world, seat, candidates[i], options, seed, memory,
+                                    budget.clock, deadline) for i in alive]
                 for i, result in zip(alive, results):
                     totals[i] += result
                 n += 1
@@ -85,11 +86,11 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
 
 
 def play_out(model: Model, world: Deal, seat: int, action: Action, options: dict, seed: int,
-              clock, deadline: float | None) -> float:
+             memory: dict, clock, deadline: float | None) -> float:
     """The outcome for ``seat`` of ``action`` in ``world``, the deal then played out."""
     if deadline is not None and clock() >= deadline:
         raise _OutOfTime
     deal = world.copy()
     deal.apply(seat, action)
-    model.play_out(deal, options, random.Random(seed))
+    model.play_out(deal, options, random.Random(seed), memory)
     return model.outcome(deal.scores(), seat)
