@@ -6,6 +6,7 @@ process pool."""
 import copy
 import pickle
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -242,3 +243,20 @@ def test_marjolet_end_solver_plays_as_well_as_the_rules_bots_exact_minimax():
             view = {"seat": seat, "deal": minimax.view(seat)}
             minimax.apply(seat, rules(view, minimax.moves(seat), rng))
         assert solved.scores() == minimax.scores()
+
+
+def test_the_pool_function_answers_by_its_moment_however_late_it_starts():
+    match, seat = position("marjolet", 5)
+    arguments = ("marjolet", match.view(seat), match.moves(seat), 3)
+    expected = MODELS["marjolet"].parse(HEURISTIC_BOTS["marjolet"](
+        match.view(seat), match.moves(seat), random.Random(0)))
+    # a moment already past (the call waited in the queue): the rules bot's choice, at once
+    start = time.monotonic()
+    assert think(*arguments, until=start - 1) == expected
+    assert time.monotonic() - start < 0.05
+    # otherwise it searches until that moment, never much past it
+    start = time.monotonic()
+    assert normal(think(*arguments, seconds=5, until=start + 0.1)) in legal(match.moves(seat))
+    assert 0.1 <= time.monotonic() - start < 0.3
+    with pytest.raises(ValueError):
+        think(*arguments, simulations=5, until=start + 1)

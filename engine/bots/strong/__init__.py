@@ -39,12 +39,21 @@ def strong_bot(view: dict, moves: dict, rng: random.Random, *, seconds: float | 
 
 
 def think(game: str, view: dict, moves: dict, seed: int, seconds: float | None = None,
-          simulations: int | None = None) -> dict:
+          simulations: int | None = None, until: float | None = None) -> dict:
     """The strong bot's action for ``view``'s seat, as a plain dict: a module-level function
     whose arguments and answer pickle, for a process pool. ``seed`` seeds its random numbers
     (with ``simulations``, the same seed and view give the same action); ``seconds`` is wall
-    time from the call."""
+    time from the call; ``until``, a moment of ``time.monotonic`` (one clock for every process
+    of the machine), the time to answer by however long the call waited in the pool's queue
+    (the rules bot's choice when it is already past)."""
     if view.get("game") != game:
         raise ValueError(f"a view of {view.get('game')!r}, not of {game!r}")
+    if until is not None:
+        if simulations is not None:
+            raise ValueError("search by simulations or until a moment, not both")
+        left = max(0.0, until - time.monotonic())
+        seconds = left if seconds is None else min(seconds, left)
+        return dict(strong_bot(view, moves, random.Random(seed), seconds=seconds,
+                               clock=time.monotonic))
     return dict(strong_bot(view, moves, random.Random(seed), seconds=seconds,
                            simulations=simulations))
