@@ -3,16 +3,36 @@
 PostgreSQL is looked for at 127.0.0.1:5432, database ``test`` (user postgres, then root, or
 ``TEST_POSTGRES_URL``); each test session works in a fresh schema dropped at the end. Without
 PostgreSQL its tests skip, unless CI=true: then they fail.
+
+Under mutmut (scripts/mutation.sh) only, the quick tests run first.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import pathlib
 import socket
 import threading
 import time
 
 import pytest
+
+_durations: dict[str, float] = {}
+
+
+def pytest_collection_modifyitems(items):
+    """Under mutmut only: the quick tests first. A mutant is killed by the first test that fails
+    (mutmut runs pytest with ``-x``), and most are caught by a quick one; the slow tests (random
+    play-outs, whole matches on a live server) then run only for the mutants nothing quicker
+    catches. Outside mutmut this changes nothing."""
+    if not os.environ.get("MUTANT_UNDER_TEST"):
+        return
+    stats = pathlib.Path("mutmut-stats.json")  # mutmut runs the tests from within mutants/
+    if not _durations and stats.exists():
+        _durations.update(json.loads(stats.read_text()).get("duration_by_test", {}))
+    items.sort(key=lambda item: _durations.get(item.nodeid, 0.0))
+
 
 PG_CANDIDATES = [
     os.environ.get("TEST_POSTGRES_URL"),

@@ -161,3 +161,47 @@ def test_between_deals_the_people_who_asked_for_the_next_deal_are_kept_until_it_
     assert not state.apply_tail(Tail(events=[stale]))  # not the deal that just ended
     state.deal_started(state.seq + 1, StoredDeal(1, 1, list(deal.deck), None))
     assert state.ready == set() and not state.between_deals
+
+
+def test_a_match_dealt_and_not_yet_played_rebuilds_and_a_match_without_deals_keeps_its_options():
+    match, deal, _ = played(0)
+    state = RoomState(snapshot([], deal))  # the deal stored, no action yet
+    assert state.match.view(EVERYONE) == match.view(EVERYONE) and state.action_count == 0
+    assert RoomState(snapshot([], None, target=1000)).match.options == {"target": 1000}
+
+
+def test_a_match_event_from_another_process_numbers_the_match():
+    state = RoomState(Snapshot(room=StoredRoom(5, "ABCDEF", "black_maria", {"target": 1}, None,
+                                               "t"), seats=list(PEOPLE), seq=4))
+    assert state.apply_tail(Tail(events=[StoredEvent(5, "match", {"match": 9, "number": 2})]))
+    assert (state.match_id, state.match_number) == (9, 2)
+    assert state.describe(set(), {})["match"] == {"id": 9, "number": 2}
+
+
+@pytest.mark.parametrize("broken", ["deal of another match", "deal out of turn",
+                                    "deal the engine refuses", "seat without the seats",
+                                    "seats of another table", "unknown kind"])
+def test_an_event_of_another_process_that_does_not_fit_is_refused(broken):
+    """The caller rebuilds the state from the database when a tail does not fit."""
+    _, deal, _ = played(0)
+    state = RoomState(snapshot([], None))  # match 7, not dealt yet, event 2 last
+    event, deals, seats = StoredEvent(3, "deal", {"match": 7, "deal": 0, "dealer": 0}), {}, None
+    if broken == "deal of another match":
+        event.data["match"], deals = 8, {(8, 0): deal}
+    elif broken == "deal out of turn":  # deal 1 before deal 0
+        event.data["deal"], deals = 1, {(7, 1): StoredDeal(1, deal.dealer, deal.deck, None)}
+    elif broken == "deal the engine refuses":  # a card short
+        deals = {(7, 0): StoredDeal(0, deal.dealer, deal.deck[:-1], None)}
+    elif broken == "seat without the seats":
+        event = StoredEvent(3, "seat", {"seat": 1})
+    elif broken == "seats of another table":
+        event, seats = StoredEvent(3, "seat", {"seat": 1}), PEOPLE[:2]
+    else:
+        event = StoredEvent(3, "dance", {"seat": 1})
+    assert not state.apply_tail(Tail(events=[event], deals=deals, seats=seats))
+    assert state.match.deals == [] and len(state.seats) == 3
+
+
+def test_a_player_is_found_at_their_own_seat_only():
+    state = RoomState(snapshot([], None))
+    assert [state.seat_of_player(p) for p in (1, 2, 3)] == [0, 1, None]
