@@ -9,17 +9,19 @@ import asyncio
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from .fanout import Broadcaster, LocalBroadcaster
 from .ops.stalls import StallWatch
-from .protocol import Refusal
+from .protocol import Limited, Refusal
 from .rooms import RoomRegistry
 from .settings import Settings
 from .storage.repository import RoomRepository
 from .storage.store import Store
 from .web import api, pages, people, socket
 from .web.deps import Registry, StoreDep
+from .web.limits import Limits
 
 
 def make_broadcaster(settings: Settings) -> Broadcaster:
@@ -55,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Marjolet, Black Maria and Big Mariage in the browser. "
                               "The WebSocket protocol (/ws/{code}) is in docs/protocol.md.")
     app.state.settings = settings
+    app.state.limits = Limits(settings)
     app.include_router(api.router)
     app.include_router(people.router)
     app.include_router(socket.router)
@@ -62,7 +65,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Refusal)
     async def refused(request: Request, refusal: Refusal):
-        return JSONResponse(refusal.body(), status_code=refusal.http_status)
+        headers = {"Retry-After": str(refusal.retry_after)} if isinstance(refusal, Limited) \
+            else None
+        return JSONResponse(refusal.body(), status_code=refusal.http_status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError):
+        """FastAPI's 422, without the input echoed back: an input JSON cannot hold (a number
+        past 1e308 is infinity) made FastAPI's own answer fail with a 500."""
+        detail = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]}
+                  for e in error.errors()]
+        return JSONResponse({"detail": detail}, status_code=422)
 
     @app.get("/api/health")
     async def health(store: StoreDep, rooms: Registry):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal
 
+import regex
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine import BadDeal, BadOptions, EngineError, MalformedAction, NotYourTurn
@@ -78,6 +79,19 @@ REASONS = {
     "room_not_stored": "the room could not be stored; try again",
     "seat_spec": 'a seat is "open", "bot:rules" or "bot:random", not {spec!r}',
     "seat_count": "{game} has {count} seats",
+    "target_too_high": "a match of {game} is played to {count} at most",
+    # limits (docs/security.md#limits)
+    "limit_rooms": "too many rooms were created from your address; try again in {seconds} s",
+    "limit_joins": "too many seats were taken from your address; try again in {seconds} s",
+    "limit_sockets": "too many connections were opened from your address; try again in "
+                     "{seconds} s",
+    "limit_open_sockets": "{count} connections are open from your address already, the most "
+                          "there may be",
+    "limit_room_sockets": "{count} connections are open to this table already, the most there "
+                          "may be",
+    "limit_chat": "too many messages in the chat; try again in {seconds} s",
+    "bot_tables": "{count} tables of bots alone are playing already, the most this server "
+                  "runs; try again later",
     "no_match": "no match {id}",
     "no_player": "no player {name!r}",
     "running": "the match is still running: its record, replay and pack order are available "
@@ -114,14 +128,32 @@ class Refusal(Exception):
                 "params": self.params}
 
 
+class Limited(Refusal):
+    """Over a limit: ``rate_limited`` (429), and after how many seconds it is worth trying
+    again (``Retry-After``; ``seconds`` in the params)."""
+
+    def __init__(self, reason: str, retry_after: int, **params):
+        super().__init__("rate_limited", reason, seconds=retry_after, **params)
+        self.retry_after = retry_after
+
+
 # -- names people type ------------------------------------------------------------------------
 
-#: Longest name a person may take.
+#: Longest name a person may take, in characters a person sees (grapheme clusters: an accented
+#: letter or a flag is one), and in code points (what the database's columns count).
 NAME_MAX = 32
+NAME_CODE_POINTS = 64
 #: Characters that change how text around them reads (left-to-right and right-to-left marks,
 #: embeddings, overrides and isolates): one name could pose as another.
-_TEXT_DIRECTION = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                      "\u2066\u2067\u2068\u2069")
+_TEXT_DIRECTION = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_UNSEEN = regex.compile(f"[\\p{{Cc}}{_TEXT_DIRECTION}]")
+#: In a chat line, line breaks and tabs are kept.
+_UNSEEN_IN_CHAT = regex.compile(f"[[\\p{{Cc}}{_TEXT_DIRECTION}]--[\\t\\n]]", regex.V1)
+
+
+def visible_length(text: str) -> int:
+    """How many characters a person sees in ``text``."""
+    return len(regex.findall(r"\X", text))
 
 
 def person_name(value: str) -> str:
@@ -130,11 +162,24 @@ def person_name(value: str) -> str:
     name = unicodedata.normalize("NFC", value).strip()
     if not name:
         raise Refusal("bad_field", "need_name")
-    if len(name) > NAME_MAX:
+    if visible_length(name) > NAME_MAX or len(name) > NAME_CODE_POINTS:
         raise Refusal("bad_field", "name_too_long", count=NAME_MAX)
-    if any(unicodedata.category(c) == "Cc" or c in _TEXT_DIRECTION for c in name):
+    if _UNSEEN.search(name):
         raise Refusal("bad_field", "bad_name")
     return name
+
+
+def chat_line(text, max_length: int) -> str:
+    """A chat line as it is kept: NFC, without control or text-direction characters (but line
+    breaks and tabs) or surrounding spaces; Refusal if it is not text, empty or too long."""
+    if not isinstance(text, str):
+        raise Refusal("bad_field", "chat_not_text")
+    text = _UNSEEN_IN_CHAT.sub("", unicodedata.normalize("NFC", text)).strip()
+    if not text:
+        raise Refusal("bad_field", "chat_empty")
+    if visible_length(text) > max_length:
+        raise Refusal("bad_field", "chat_too_long", count=max_length)
+    return text
 
 
 # -- client -> server -----------------------------------------------------------------------

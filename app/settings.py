@@ -58,3 +58,25 @@ class Settings(BaseSettings):
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "NORMAL"
     #: Seconds between the presence heartbeats each process sends through Redis.
     presence_heartbeat: float = 5.0
+
+    # -- limits per client address (docs/security.md#limits) ------------------------------------
+    # Rates are in the ``limits`` library's notation ("15/minute;60/hour"); an empty value turns
+    # that limit off. With REDIS_URL they are counted in Redis, shared by every process.
+    #: False turns every limit below off (benchmarks and tests that play many tables at once).
+    limits: bool = True
+    #: Rooms one address may create.
+    limit_rooms: str = "15/minute;60/hour"
+    #: Seats one address may take (POST /api/rooms/{code}/join).
+    limit_joins: str = "30/minute;200/hour"
+    #: WebSocket connections one address may open (reconnections included).
+    limit_sockets: str = "60/minute;600/hour"
+    #: Chat lines one seat may say, whatever the number of its connections.
+    limit_chat: str = "10/10 seconds;120/hour"
+    #: WebSocket connections open at once from one address, and to one room (each process).
+    limit_open_sockets: int = 40
+    limit_room_sockets: int = 60
+    #: Rooms of bots alone whose match may run at once (0: none may be created).
+    bot_tables: int = 10
+    #: Seconds a room of bots alone plays on after the last person watching it left: then it
+    #: pauses until someone opens it again.
+    bot_table_idle: float = 120.0

@@ -660,7 +660,7 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
     pin = args.pin and ncpu >= 2
     server_cpus = set(range(ncpu - 1)) if pin else None
     client_cpus = {ncpu - 1} if pin else None
-    env = {**os.environ, "BOT_DELAY": "0", "DEAL_PAUSE": "0", "RATE": "1000",
+    env = {**os.environ, "BOT_DELAY": "0", "DEAL_PAUSE": "0", "RATE": "1000", "LIMITS": "false",
            "LOG_LEVEL": args.log_level, "PYTHONPATH": ROOT}
     drop = lambda: None  # noqa: E731
     db_url = None

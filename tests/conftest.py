@@ -114,7 +114,8 @@ class LiveServer:
         from app.main import create_app
         from app.settings import Settings
 
-        values = {"bot_delay": 0.0, "deal_pause": 0.0, **settings}
+        # limits off but where a test sets them: tests play many tables from one address
+        values = {"bot_delay": 0.0, "deal_pause": 0.0, "limits": False, **settings}
         self.settings = Settings(database_url=database_url, **values)
         self.app = create_app(self.settings)
         self.port = free_port()

@@ -38,9 +38,13 @@ def ready_for_next(state: RoomState, connected) -> bool:
     return bool(people) and state.ready.issuperset(people)
 
 
-def next_step(state: RoomState, settings: Settings, connected=lambda seat: True) -> Step | None:
+def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
+              unwatched: bool = False) -> Step | None:
     """What the room will do by itself next, if nobody acts first (None: nothing).
-    ``connected(seat)``: a person is connected to the seat."""
+    ``connected(seat)``: a person is connected to the seat; ``unwatched``: nobody has watched
+    the room for a while (a room of bots alone then pauses)."""
+    if unwatched and all(seat.kind == "bot" for seat in state.seats):
+        return None
     match = state.match
     if match is None:
         return Step(0.0, "start") if state.full else None
@@ -70,7 +74,8 @@ class Driver:
         self.rng = random.Random(secrets.randbits(64))
 
     def plan(self) -> Step | None:
-        return next_step(self.room.state, self.room.settings, self.room.presence.connected)
+        room = self.room
+        return next_step(room.state, room.settings, room.presence.connected, room.unwatched())
 
     def progressed(self) -> None:
         """The match moved on (an action, a deal): timers count from now."""

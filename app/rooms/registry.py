@@ -6,18 +6,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from engine import GAMES
 
 from ..fanout import Broadcaster, LocalBroadcaster
 from ..ops import logs
-from ..protocol import Refusal
+from ..protocol import Limited, Refusal
 from ..settings import Settings
 from ..storage.stored import StorageError
 from .room import Room
 
 log = logging.getLogger("cardroom.rooms")
+
+#: The highest target a room may set, per game (ten times the default): a match must end.
+TARGET_MAX = {"marjolet": 5000, "black_maria": 1000, "big_mariage": 10000}
 
 if TYPE_CHECKING:
     from ..storage.repository import RoomRepository
@@ -77,6 +81,11 @@ class RoomRegistry:
         """A new room of ``game``; ``seats`` ((kind, bot kind) each). BadOptions for options
         the game does not take; a room of bots only starts its match at once."""
         checked = GAMES[game].check_options(options)
+        if checked["target"] > TARGET_MAX[game]:
+            raise Refusal("bad_field", "target_too_high", game=GAMES[game].title,
+                          count=TARGET_MAX[game])
+        if self.settings.limits and all(kind == "bot" for kind, _ in seats):
+            await self._bot_table_free()
         try:
             code = await self.repository.create_room(game, checked, seats, turn_timer)
         except StorageError:
@@ -89,6 +98,14 @@ class RoomRegistry:
         except Refusal:  # the room is stored: its driver starts the match
             pass
         return room
+
+    async def _bot_table_free(self) -> None:
+        """Limited when ``bot_tables`` rooms of bots alone are playing already (those
+        nobody watches pause: they do not count once their last event is that old)."""
+        since = datetime.now(timezone.utc) - timedelta(seconds=self.settings.bot_table_idle + 60)
+        playing = await asyncio.to_thread(self.repository.playing_bot_rooms, since)
+        if playing >= self.settings.bot_tables:
+            raise Limited("bot_tables", 60, count=self.settings.bot_tables)
 
     # -- other processes ----------------------------------------------------------------------
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import secrets
 import time
 from dataclasses import replace
@@ -34,7 +33,6 @@ MISSED_LIMIT = 1000
 #: The kinds of events that hold all they need in their data: other processes apply them as
 #: they come with their notice.
 SHARED = ("action", "chat", "ready")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 class Room:
@@ -54,7 +52,7 @@ class Room:
         self.presence = Presence(self.code, self.outbox, self.broadcaster)
         self.driver = Driver(self)
         self.catch_up = CatchUp(self)
-        self.last_used = time.monotonic()
+        self.last_used = self.last_watched = time.monotonic()
         self.evicted = False
         #: a failed write left the state stale and the database could not be read: it is
         #: rebuilt before the next command
@@ -67,6 +65,11 @@ class Room:
         seats = range(len(self.state.seats))
         return self.state.describe({i for i in seats if self.presence.connected(i)},
                                    self.driver.clocks())
+
+    def unwatched(self) -> bool:
+        """Nobody has had the room open here for ``bot_table_idle`` seconds."""
+        return not self.outbox.conns and \
+            time.monotonic() - self.last_watched > self.settings.bot_table_idle
 
     def idle(self, now: float, after: float) -> bool:
         """Nobody watches, nothing is under way or planned, for ``after`` seconds."""
@@ -242,13 +245,7 @@ class Room:
     async def say(self, seat: int | None, text) -> None:
         if seat is None:
             raise Refusal("not_seated", "spectators_chat")
-        if not isinstance(text, str):
-            raise Refusal("bad_field", "chat_not_text")
-        text = _CONTROL.sub("", text).strip()
-        if not text:
-            raise Refusal("bad_field", "chat_empty")
-        if len(text) > self.settings.chat_max:
-            raise Refusal("bad_field", "chat_too_long", count=self.settings.chat_max)
+        text = protocol.chat_line(text, self.settings.chat_max)
         async with self.lock:
             await self._ensure_fresh()
             state = self.state
@@ -293,7 +290,7 @@ class Room:
             was_connected = seat is not None and self.presence.connected(seat)
             was_here = seat is not None and self.outbox.connected_here(seat)
             self.outbox.conns.add(conn)
-            self.last_used = time.monotonic()
+            self.last_used = self.last_watched = time.monotonic()
             if seat is not None and not was_here:
                 self.broadcaster.presence(self.code, seat, True)
             conn.send(protocol.welcome(state.seq, self.outbox.state_for(seat), missed))
@@ -305,12 +302,13 @@ class Room:
                 except Refusal as refusal:
                     conn.send(protocol.error(refusal))
         self.driver.ensure()
+        self.driver.poke()  # a paused room of bots plays on
         return True
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
         self.outbox.conns.discard(conn)
-        self.last_used = time.monotonic()
+        self.last_used = self.last_watched = time.monotonic()
         seat = conn.seat
         if seat is not None and not self.outbox.connected_here(seat):
             self.broadcaster.presence(self.code, seat, False)

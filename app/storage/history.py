@@ -16,6 +16,9 @@ from .models import DealRow, MatchPlayer, MatchRow, Player, Room, RoomEvent, mat
 #: A running match nothing has happened in for this long is shown as abandoned (its room can
 #: still take it up again).
 ABANDONED_AFTER = timedelta(hours=12)
+#: The largest id a row may have (a signed 64-bit integer): a larger one names no match, and
+#: the databases refuse to compare with it.
+MAX_ID = 2 ** 63 - 1
 
 
 def iso(value: datetime | None) -> str | None:
@@ -120,6 +123,8 @@ def list_matches(session: Session, player: str | None, game: str | None, status:
 
 
 def match_detail(session: Session, match_id: int) -> dict | None:
+    if not 0 < match_id <= MAX_ID:
+        return None
     row = session.execute(select(MatchRow, Room.code).join(Room, Room.id == MatchRow.room_id)
                           .where(MatchRow.id == match_id)).first()
     if row is None:
@@ -148,6 +153,8 @@ RUNNING = object()
 def finished_record(session: Session, match_id: int):
     """The record of a finished match; None for no such match, :data:`RUNNING` while it runs
     (its packs are secret)."""
+    if not 0 < match_id <= MAX_ID:
+        return None
     match = session.get(MatchRow, match_id)
     if match is None:
         return None

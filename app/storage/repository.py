@@ -6,9 +6,10 @@ thread); writes go through :meth:`Store.write`, which group-commits them and run
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Callable
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, exists, func, select
 from sqlalchemy.orm import Session
 
 from . import players
@@ -243,6 +244,15 @@ class RoomRepository:
         with self.store.sessions() as session:
             player = players.by_key(session, key)
             return player.id if player is not None else None
+
+    def playing_bot_rooms(self, since: datetime) -> int:
+        """How many rooms of bots alone have a match running that stored an event after
+        ``since`` (a room nobody watches pauses: it stores nothing)."""
+        with self.store.sessions() as session:
+            return session.scalar(select(func.count()).select_from(Room).where(
+                Room.id.not_in(select(Seat.room_id).where(Seat.kind != "bot")),
+                Room.id.in_(select(MatchRow.room_id).where(MatchRow.status == "running")),
+                exists().where(RoomEvent.room_id == Room.id, RoomEvent.created > since)))
 
     def open_room_codes(self, limit: int, open_only: bool) -> list[str]:
         """The newest rooms' codes (``open_only``: those with a free seat)."""

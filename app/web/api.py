@@ -7,7 +7,7 @@ import asyncio
 from datetime import datetime, timezone
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -16,7 +16,8 @@ from engine.bots import BOT_KINDS
 
 from ..protocol import MatchDetail, MatchSummary, Refusal, RoomInfo, person_name
 from ..storage import history, players
-from .deps import Registry, SettingsDep, StoreDep, in_session
+from .deps import LimitsDep, Registry, SettingsDep, StoreDep, in_session
+from .limits import address
 from .people import me_or_refuse, named
 
 router = APIRouter(prefix="/api")
@@ -84,7 +85,9 @@ def games():
 
 
 @router.post("/rooms", status_code=201, response_model=Created)
-async def create_room(body: CreateRoom, rooms: Registry, settings: SettingsDep):
+async def create_room(body: CreateRoom, request: Request, rooms: Registry,
+                      settings: SettingsDep, limits: LimitsDep):
+    await limits.check("rooms", address(request))
     game = GAMES[body.game]
     specs = body.seats if body.seats is not None else ["open"] * game.seats
     if len(specs) != game.seats:
@@ -100,7 +103,8 @@ async def create_room(body: CreateRoom, rooms: Registry, settings: SettingsDep):
 
 
 @router.get("/rooms", response_model=Rooms)
-async def list_rooms(rooms: Registry, open: bool = True, limit: int = Query(50, le=200)):
+async def list_rooms(rooms: Registry, open: bool = True,
+                     limit: int = Query(50, ge=1, le=200)):
     codes = await asyncio.to_thread(rooms.repository.open_room_codes, limit, open)
     found = [await rooms.get(code) for code in codes]
     return {"rooms": [room.describe() for room in found if room is not None]}
@@ -119,10 +123,12 @@ async def room_info(code: str, rooms: Registry):
 
 
 @router.post("/rooms/{code}/join", response_model=Joined)
-async def join(code: str, body: Join, rooms: Registry, store: StoreDep,
+async def join(code: str, body: Join, request: Request, rooms: Registry, store: StoreDep,
+               limits: LimitsDep,
                key: Annotated[str | None, Header(alias="X-Player-Key")] = None):
     """A seat for a player (``X-Player-Key``: their identity, and their name) or a guest
     (``name``, which no player key may hold)."""
+    await limits.check("joins", address(request))
     room = await room_or_404(rooms, code)
     player_id, name = (await me_or_refuse(store, key)) if key else (None, person_name(body.name))
     try:
@@ -136,7 +142,8 @@ async def join(code: str, body: Join, rooms: Registry, store: StoreDep,
 async def matches(store: StoreDep, player: str | None = None, game: str | None = None,
                   status: Literal["running", "finished"] | None = None,
                   since: datetime | None = None, until: datetime | None = None,
-                  limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0)):
+                  limit: int = Query(50, ge=1, le=500),
+                  offset: int = Query(0, ge=0, le=history.MAX_ID)):
     def utc(value: datetime | None) -> datetime | None:  # naive dates are taken as UTC
         if value is None or value.tzinfo is None:
             return value.replace(tzinfo=timezone.utc) if value else None

@@ -11,6 +11,7 @@ from starlette.requests import HTTPConnection
 from ..rooms import RoomRegistry
 from ..settings import Settings
 from ..storage.store import Store
+from .limits import Limits
 
 
 def _registry(connection: HTTPConnection) -> RoomRegistry:
@@ -19,6 +20,10 @@ def _registry(connection: HTTPConnection) -> RoomRegistry:
 
 def _settings(connection: HTTPConnection) -> Settings:
     return connection.app.state.settings
+
+
+def _limits(connection: HTTPConnection) -> Limits:
+    return connection.app.state.limits
 
 
 def _store(connection: HTTPConnection) -> Store:
@@ -37,3 +42,4 @@ async def in_session(store: Store, work):
 Registry = Annotated[RoomRegistry, Depends(_registry)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 StoreDep = Annotated[Store, Depends(_store)]
+LimitsDep = Annotated[Limits, Depends(_limits)]

@@ -11,9 +11,10 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import protocol
-from ..protocol import Act, Chat, Hello, Next, Ping, Refusal, Rematch, Standin
+from ..protocol import Act, Chat, Hello, Limited, Next, Ping, Refusal, Rematch, Standin
 from ..rooms import Connection, Room
-from .deps import Registry, SettingsDep
+from .deps import LimitsDep, Registry, SettingsDep
+from .limits import Limits, address
 
 log = logging.getLogger("cardroom.ws")
 router = APIRouter()
@@ -67,13 +68,29 @@ def json_object(text: str, allowed: bool) -> dict:
     return data
 
 
+def send_now(websocket: WebSocket, message: dict):
+    return websocket.send_text(orjson.dumps(message).decode())
+
+
 @router.websocket("/ws/{code}")
-async def table(websocket: WebSocket, code: str, rooms: Registry, settings: SettingsDep):
+async def table(websocket: WebSocket, code: str, rooms: Registry, settings: SettingsDep,
+                limits: LimitsDep):
     await websocket.accept()
+    client = address(websocket)
+    try:
+        await limits.check("sockets", client)
+        with limits.socket(client, code.upper()):
+            await serve(websocket, code, rooms, settings, limits)
+    except Limited as refusal:  # before anything else: said, and the connection closed
+        await send_now(websocket, protocol.error(refusal))
+        await websocket.close(code=4429)
+
+
+async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits) -> None:
+    """One connection's messages, from its first to its last."""
     room = await rooms.get(code)
     if room is None:
-        refusal = Refusal("no_room", "no_room", code=code[:20])
-        await websocket.send_text(orjson.dumps(protocol.error(refusal)).decode())
+        await send_now(websocket, protocol.error(Refusal("no_room", "no_room", code=code[:20])))
         await websocket.close(code=4404)
         return
     conn = Connection(websocket.send_text)
@@ -106,7 +123,7 @@ async def table(websocket: WebSocket, code: str, rooms: Registry, settings: Sett
                 elif not greeted:
                     raise Refusal("hello_first", "hello_first")
                 else:
-                    await handle(room, conn, parsed)
+                    await handle(room, conn, parsed, limits)
             except Refusal as refusal:
                 conn.send(protocol.error(refusal, id_))
     except WebSocketDisconnect:
@@ -134,7 +151,7 @@ async def greet(rooms, room: Room, code: str, conn: Connection, hello: Hello) ->
     return room
 
 
-async def handle(room: Room, conn: Connection, message) -> None:
+async def handle(room: Room, conn: Connection, message, limits: Limits) -> None:
     """One parsed message of a greeted connection, as the room's command it asks for."""
     if isinstance(message, Act):
         if conn.seat is None:
@@ -143,6 +160,8 @@ async def handle(room: Room, conn: Connection, message) -> None:
         if result.get("duplicate"):  # applied before: no event, so the ack comes alone
             conn.send(protocol.duplicate(message.id, result["seq"], result["action"]))
     elif isinstance(message, Chat):
+        if conn.seat is not None:  # per seat, whatever the number of its connections
+            await limits.check("chat", room.code, str(conn.seat))
         await room.say(conn.seat, message.text)
     elif isinstance(message, Standin):
         await room.standin(conn.seat, message.seat, message.bot)

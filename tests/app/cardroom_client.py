@@ -43,9 +43,10 @@ def answers(message: dict, id_: str) -> bool:
 
 class Client:
     def __init__(self, ws_base: str, code: str, token: str | None = None, name: str = "?",
-                 player: str | None = None):
+                 player: str | None = None, **connect_options):
         self.url, self.code, self.token, self.name = f"{ws_base}/ws/{code}", code, token, name
         self.player = player  # a player key: seated by their identity
+        self.options = connect_options  # for websockets.connect: ssl, origin
         self.messages: list[dict] = []  # every message ever received (all connections)
         self.state: dict | None = None
         self.seq = 0
@@ -59,7 +60,7 @@ class Client:
         if url:
             self.url = url
         self.inbox = asyncio.Queue()
-        self.ws = await websockets.connect(self.url, max_size=2 ** 22)
+        self.ws = await websockets.connect(self.url, max_size=2 ** 22, **self.options)
         self.reader = asyncio.create_task(self._read(self.ws))
         hello = {"type": "hello"}
         if self.token:

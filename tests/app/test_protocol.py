@@ -109,3 +109,37 @@ def test_the_protocol_document_names_every_error_code_and_message_type():
         assert f"`{code}`" in doc, code
     for kind in protocol.TYPES | {"welcome", "event", "ack", "error", "presence", "pong"}:
         assert f"| `{kind}` |" in doc, kind
+
+
+@pytest.mark.parametrize("name", ["Ana\u202eanA", "Boris\u200f", "\u2066Vera", "Gleb\x00",
+                                  "Dasha\x1b[31m", "Egor\u061c", "line\nbreak"])
+def test_a_name_with_control_or_text_direction_characters_is_refused(name):
+    with pytest.raises(Refusal) as refused:
+        protocol.person_name(name)
+    assert (refused.value.code, refused.value.reason) == ("bad_field", "bad_name")
+
+
+def test_a_name_is_normalised_and_its_length_counted_in_characters_a_person_sees():
+    assert protocol.person_name("  Zoe\u0301 ") == "Zo\u00e9"  # NFC: one code point
+    flags = "\U0001F1EB\U0001F1F7" * protocol.NAME_MAX  # 32 flags, 64 code points
+    assert protocol.person_name(flags) == flags
+    accented = "e\u0301\u0302\u0303" * protocol.NAME_MAX  # 32 letters seen, 96 code points
+    for too_long in (flags + "A", "x" * (protocol.NAME_MAX + 1), accented):
+        with pytest.raises(Refusal) as refused:
+            protocol.person_name(too_long)
+        assert refused.value.reason == "name_too_long"
+
+
+def test_a_chat_line_loses_control_and_text_direction_characters_but_its_line_breaks():
+    assert protocol.chat_line(" hi\u202e there\u2066\x1b\x00\n\tbye\u200f ", 300) == \
+        "hi there\n\tbye"
+    assert protocol.chat_line("Zoe\u0301", 3) == "Zo\u00e9"
+    with pytest.raises(Refusal) as refused:
+        protocol.chat_line("\u202e\x00 ", 300)
+    assert refused.value.reason == "chat_empty"
+    with pytest.raises(Refusal) as refused:
+        protocol.chat_line("\U0001F1EB\U0001F1F7" * 4, 3)  # four flags
+    assert refused.value.reason == "chat_too_long"
+    with pytest.raises(Refusal) as refused:
+        protocol.chat_line(["text"], 300)
+    assert refused.value.reason == "chat_not_text"

@@ -113,7 +113,7 @@ class AppProcess:
                  channel: str | None = None, **env):
         self.port = free_port()
         self.env = {**os.environ, "DATABASE_URL": database_url, "BOT_DELAY": "0",
-                    "DEAL_PAUSE": "0", "RATE": "200", "PYTHONPATH": ROOT,
+                    "DEAL_PAUSE": "0", "RATE": "200", "LIMITS": "false", "PYTHONPATH": ROOT,
                     "PRESENCE_HEARTBEAT": "1", **{k.upper(): str(v) for k, v in env.items()}}
         self.env.pop("REDIS_URL", None)
         if redis_url:
