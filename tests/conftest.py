@@ -13,6 +13,7 @@ import json
 import os
 import pathlib
 import socket
+import sys
 import threading
 import time
 
@@ -153,3 +154,13 @@ def server(database_url):
     live = LiveServer(database_url).start()
     yield live
     live.stop()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fuzzers' counts (tests/app/test_fuzz.py), when they ran."""
+    fuzz = next((m for name, m in list(sys.modules.items()) if name.endswith("test_fuzz")), None)
+    counts = getattr(fuzz, "COUNTS", None)
+    if counts:
+        terminalreporter.section("fuzzing")
+        for kind, count in sorted(counts.items()):
+            terminalreporter.write_line(f"{count:6} {kind}")

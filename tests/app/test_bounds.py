@@ -8,8 +8,17 @@ import pytest
 
 from app.rooms.registry import TARGET_MAX
 from app.storage.history import MAX_ID
+from tests.conftest import LiveServer, fresh_sqlite
 
 BEYOND = MAX_ID + 1
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """On SQLite: what is refused here is refused before the database is asked."""
+    live = LiveServer(fresh_sqlite(tmp_path_factory, "bounds")).start()
+    yield live
+    live.stop()
 
 
 @pytest.fixture
