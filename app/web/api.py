@@ -15,6 +15,7 @@ from engine import GAMES, BadOptions
 from engine.bots import BOT_KINDS
 
 from ..protocol import MatchDetail, MatchSummary, Refusal, RoomInfo, person_name
+from ..rooms.registry import TARGET_MAX
 from ..storage import history, players
 from .deps import LimitsDep, Registry, SettingsDep, StoreDep, in_session
 from .limits import address
@@ -79,7 +80,9 @@ def parse_seat(spec: str) -> tuple[str, str | None]:
 def games():
     return {"games": [
         {"name": g.name, "title": g.title, "seats": g.seats, "teams": g.teams,
-         "options": {k: {"default": o.default, "meaning": o.meaning} for k, o in g.options.items()}}
+         "options": {k: {"default": o.default, "meaning": o.meaning,
+                         **({"max": TARGET_MAX[g.name]} if k == "target" else {})}
+                     for k, o in g.options.items()}}
         for g in GAMES.values()
     ]}
 

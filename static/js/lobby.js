@@ -21,7 +21,7 @@ function drawGame() {
     if (CHOICES[key]) {
       input = el("select", { id, name: key }, CHOICES[key].map((v) => el("option", { value: v, selected: v === opt.default }, t(`optval.${key}.${v}`))));
     } else if (typeof opt.default === "number") {
-      input = el("input", { id, name: key, type: "number", min: "1", step: "1", value: String(opt.default) });
+      input = el("input", { id, name: key, type: "number", min: "1", step: "1", value: String(opt.default), ...(opt.max ? { max: String(opt.max) } : {}) });
     } else {
       input = el("input", { id, name: key, value: String(opt.default) });
     }
