@@ -19,7 +19,7 @@ from .rooms import RoomRegistry
 from .settings import Settings
 from .storage.repository import RoomRepository
 from .storage.store import Store
-from .web import api, pages, people, socket
+from .web import api, apidocs, pages, people, security, socket
 from .web.deps import Registry, StoreDep
 from .web.limits import Limits
 
@@ -54,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="cardroom", version="0.1.0", lifespan=lifespan,
+                  docs_url=None, redoc_url=None,  # apidocs: served without a CDN
                   description="Marjolet, Black Maria and Big Mariage in the browser. "
                               "The WebSocket protocol (/ws/{code}) is in docs/protocol.md.")
     app.state.settings = settings
@@ -62,6 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(people.router)
     app.include_router(socket.router)
     pages.install(app)
+    apidocs.install(app)
+    security.install(app)
 
     @app.exception_handler(Refusal)
     async def refused(request: Request, refusal: Refusal):

@@ -34,8 +34,8 @@ from .deps import Registry, StoreDep, in_session
 
 ROOT = Path(__file__).resolve().parents[2]
 templates = Jinja2Templates(directory=str(ROOT / "templates"))
-# ``tojson`` escapes <, >, & and ' (nothing people typed can end an inline script); names in
-# Russian stay as they are.
+# The pages' data goes in <script type="application/json"> blocks: ``tojson`` escapes <, >, & and
+# ' (nothing people typed can end the block); names in Russian stay as they are.
 templates.env.policies["json.dumps_kwargs"] = {"ensure_ascii": False}
 router = APIRouter()
 
@@ -90,9 +90,7 @@ def page(request: Request, name: str, **context) -> HTMLResponse:
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def lobby(request: Request):
-    options = {g.name: {k: {"default": o.default} for k, o in g.options.items()}
-               for g in GAMES.values()}
-    return page(request, "lobby.html", options=options)
+    return page(request, "lobby.html")
 
 
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)

@@ -1,6 +1,14 @@
 // Shared helpers: translations, card labels and card elements. No rule is decided here.
-export const LANG = window.CARDROOM_LANG || "en";
-const STRINGS = window.CARDROOM_STRINGS || {};
+// The page's data comes in <script type="application/json"> blocks (nothing runs inline: the
+// Content-Security-Policy forbids it); the language is the page's own.
+export const LANG = document.documentElement.lang || "en";
+const STRINGS = pageData("cardroom-strings") || {};
+
+/** The JSON of the page's <script type="application/json" id=ID> block; null without one. */
+export function pageData(id) {
+  const block = document.getElementById(id);
+  return block ? JSON.parse(block.textContent) : null;
+}
 
 export function t(key, vars = {}) {
   let text = STRINGS[key];

@@ -1,9 +1,9 @@
 // The match page: per-deal table (score sheet) and the replay viewer (all hands open).
-import { t, el, actionText } from "./common.js";
+import { t, el, actionText, pageData } from "./common.js";
 import { renderSheet } from "./sheet.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 
-const match = window.CARDROOM_MATCH;
+const match = pageData("match-data");
 const names = match.players.map((p) => (p.bot ? t("bot.name", { n: p.seat + 1 }) : p.name));
 // The match detail says whether scores are per team, not who partners whom: partners sit
 // opposite each other, as the table's SEAT.team says.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -20,6 +21,12 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+#: Every Content-Security-Policy violation (app/web/security.py: no inline script or style) is
+#: written to the console as an error, which fails the test like a script error.
+REPORT_CSP = """document.addEventListener('securitypolicyviolation', (e) => console.error(
+  `CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`));"""
+#: A JavaScript function's text (what page.wait_for_function may poll without eval).
+FUNCTION = re.compile(r"\s*(async\s+)?(function\b|\([^()]*\)\s*=>|\w+\s*=>)")
 LAPTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
@@ -82,12 +89,26 @@ def browser():
         b.close()
 
 
+def _polls_without_eval(page) -> None:
+    """page.wait_for_function given an expression (not a function) polls it with eval(), which
+    the pages' Content-Security-Policy refuses (no 'unsafe-eval'): make it a function."""
+    wait = page.wait_for_function
+
+    def wait_for_function(expression: str, *args, **kwargs):
+        if not FUNCTION.match(expression):
+            expression = f"() => ({expression})"
+        return wait(expression, *args, **kwargs)
+
+    page.wait_for_function = wait_for_function
+
+
 @pytest.fixture
 def new_page(browser):
     """new_page(viewport=LAPTOP, locale="en-GB") -> a page in its own context (own storage).
 
     page.errors: its uncaught script errors and the errors written to its console (but a
-    page's own 404 status, which the pages for a missing table or match answer with);
+    page's own 404 status, which the pages for a missing table or match answer with), among
+    them every violation of the Content-Security-Policy;
     page.refusals: every `error` message the server sent it over the WebSocket ({"code",
     "message"}), whether or not the page showed it."""
     contexts = []
@@ -108,10 +129,12 @@ def new_page(browser):
     def make(viewport=None, locale="en-GB"):
         ctx = browser.new_context(viewport=viewport or LAPTOP, locale=locale)
         ctx.add_init_script("window.CARDROOM_ANIM_MS = 0;")
+        ctx.add_init_script(REPORT_CSP)
         ctx.set_default_timeout(15000)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors, page.refusals = [], []
+        _polls_without_eval(page)
         page.on("pageerror", lambda e: page.errors.append(str(e)))
         page.on("console", lambda m: console_error(page, m))
         page.on("websocket", lambda ws: watch_socket(page, ws))

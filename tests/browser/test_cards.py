@@ -13,6 +13,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from app.web import i18n
+
 from .conftest import shot
 from .test_tables import create_room, healthy, sit
 
@@ -104,7 +106,9 @@ def known_text_cards(texts: list, lang: str) -> list[str]:
 
 def assert_language(page, lang: str) -> None:
     assert page.evaluate("document.documentElement.lang") == lang
-    assert page.evaluate("window.CARDROOM_LANG") == lang
+    # the strings the page's modules read (its JSON block) are that language's
+    strings = page.evaluate("JSON.parse(document.getElementById('cardroom-strings').textContent)")
+    assert strings == i18n.strings(lang)
 
 
 # -- the match page: replay and score sheet --------------------------------------------------------
