@@ -5,6 +5,7 @@ Accept-Language, else English."""
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -48,10 +49,50 @@ def language(request) -> str:
     return from_accept_language(request.headers.get("accept-language")) or DEFAULT
 
 
+#: "{n, plural, one {# free seat} other {# free seats}}" (ICU's plural forms, as common.js reads
+#: them): the form the language uses for n, # standing for n.
+PLURAL = re.compile(r"\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*"
+                    r"\{(?:[^{}]|\{\w+\})*\})+)\s*\}")
+FORM = re.compile(r"(=\d+|zero|one|two|few|many|other)\s*\{((?:[^{}]|\{\w+\})*)\}")
+#: The forms each language has (CLDR), which its plural strings must all give.
+PLURAL_FORMS = {"en": ("one", "other"), "ru": ("one", "few", "many", "other")}
+
+
+def plural_category(lang: str, n) -> str:
+    """CLDR's plural category of the number n in lang (as Intl.PluralRules says it)."""
+    n = abs(n)
+    if n != int(n):
+        return "other"
+    n = int(n)
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "other"
+
+
+def plural_forms(text: str) -> list[dict[str, str]]:
+    """The plural blocks of a string, each as {category: form}."""
+    return [dict(FORM.findall(m.group(2))) for m in PLURAL.finditer(text)]
+
+
+def _plurals(lang: str, text: str, values: dict) -> str:
+    def choose(m: re.Match) -> str:
+        value = values.get(m.group(1), 0)
+        forms = dict(FORM.findall(m.group(2)))
+        form = forms.get(f"={value}", forms.get(plural_category(lang, value), forms.get("other")))
+        return m.group(0) if form is None else form.replace("#", str(value))
+    return PLURAL.sub(choose, text)
+
+
 def translate(lang: str, key: str, **values) -> str:
     text = strings(lang).get(key)
     if text is None:
-        text = strings(DEFAULT).get(key, key)
+        text, lang = strings(DEFAULT).get(key, key), DEFAULT
+    if ", plural," in text:
+        text = _plurals(lang, text, values)
     for name, value in values.items():
         text = text.replace("{" + name + "}", str(value))
     return text

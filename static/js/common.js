@@ -13,8 +13,26 @@ export function pageData(id) {
 export function t(key, vars = {}) {
   let text = STRINGS[key];
   if (text === undefined) text = key;
+  if (text.includes(", plural,")) text = pluralForms(text, vars);
   for (const [name, value] of Object.entries(vars)) text = text.split("{" + name + "}").join(String(value));
   return text;
+}
+
+// Plural forms, ICU's way: "{n, plural, one {# free seat} other {# free seats}}" takes the form
+// that the page's language uses for n (Intl.PluralRules: Russian has one, few and many — 1 место,
+// 2 места, 5 мест — and "other" for fractions; "=0" would match 0 exactly); # is n. A form may
+// hold other {names}. app/web/i18n.py reads the same strings for the server's pages.
+const PLURAL = /\{(\w+), plural,((?:\s*(?:=\d+|zero|one|two|few|many|other)\s*\{(?:[^{}]|\{\w+\})*\})+)\s*\}/g;
+const FORM = /(=\d+|zero|one|two|few|many|other)\s*\{((?:[^{}]|\{\w+\})*)\}/g;
+const pluralRules = new Intl.PluralRules(LANG);
+
+function pluralForms(text, vars) {
+  return text.replace(PLURAL, (whole, name, body) => {
+    const n = Number(vars[name]);
+    const forms = Object.fromEntries([...body.matchAll(FORM)].map((f) => [f[1], f[2]]));
+    const form = forms["=" + n] ?? forms[pluralRules.select(n)] ?? forms.other ?? whole;
+    return form.split("#").join(String(vars[name]));
+  });
 }
 
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };

@@ -77,7 +77,7 @@ export function renderSeats(felt, m) {
   for (let s = 0; s < m.nSeats; s++) {
     const slot = felt.querySelector(`.seat-slot[data-pos="${pos[s]}"]`);
     const turn = (m.toAct || []).includes(s);
-    const name = m.names[s] || t("seat.empty");
+    const name = m.names[s] || t("seat.empty", { n: s + 1 });
     const panel = el("div", { class: "seat" + (turn ? " turn" : "") + (s === m.me ? " me" : ""), "data-seat": String(s), "data-testid": "seat-" + s },
       el("div", { class: "nameplate" }, nameOf(m, s, name), seatBadges(m, s), turn ? el("span", { class: "turnmark" }, t("seat.to_act")) : null),
       el("div", { class: "extras" }, seatExtras(m, s)),

@@ -39,9 +39,10 @@ export function saveSeat(seat) {
   else localStorage.removeItem(SEAT_KEY);
 }
 
-/** Each seat's name as shown: a person's, a bot's in the page's language, or "free seat". */
+/** Each seat's name as shown: a person's, a bot's in the page's language, or "Seat 2" when it is free
+ * (its badge says "free"). */
 export function seatNames(state) {
-  return state.room.seats.map((s) => seatName(s) || t("seat.empty"));
+  return state.room.seats.map((s) => seatName(s) || t("seat.empty", { n: s.seat + 1 }));
 }
 
 /** The partnerships from each SEAT's `team` ([[0, 2], [1, 3]]), or null: everyone plays alone. */
