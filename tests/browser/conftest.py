@@ -104,7 +104,8 @@ def _polls_without_eval(page) -> None:
 
 @pytest.fixture
 def new_page(browser):
-    """new_page(viewport=LAPTOP, locale="en-GB") -> a page in its own context (own storage).
+    """new_page(viewport=LAPTOP, locale="en-GB", **options) -> a page in its own context (own
+    storage); options go to the context (has_touch=True, is_mobile=True: a phone's browser).
 
     page.errors: its uncaught script errors and the errors written to its console (but a
     page's own 404 status, which the pages for a missing table or match answer with), among
@@ -126,8 +127,8 @@ def new_page(browser):
                 "status of 404" in message.text and message.location.get("url") == page.url):
             page.errors.append(f"console: {message.text} ({message.location.get('url')})")
 
-    def make(viewport=None, locale="en-GB"):
-        ctx = browser.new_context(viewport=viewport or LAPTOP, locale=locale)
+    def make(viewport=None, locale="en-GB", **options):
+        ctx = browser.new_context(viewport=viewport or LAPTOP, locale=locale, **options)
         ctx.add_init_script("window.CARDROOM_ANIM_MS = 0;")
         ctx.add_init_script(REPORT_CSP)
         ctx.set_default_timeout(15000)
