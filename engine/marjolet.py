@@ -45,6 +45,8 @@ POINT_RANKS = "AT"
 CARD_POINTS = {card: 10 if card[0] in POINT_RANKS else 0 for card in PACK.cards}
 #: The bonus of the last trick, and of winning every end-phase trick.
 LAST_TRICK_BONUS = 10
+#: What the dix (the seven of trumps) scores: turned up, exchanged or played.
+DIX_POINTS = 10
 ALL_SIX_BONUS = 50
 
 FOUR_OF_A_KIND = {"A": (100, "four aces"), "T": (80, "four tens"), "K": (60, "four kings"),
@@ -323,9 +325,9 @@ class MarjoletDeal(TrickDeal):
     handlers = {"play": _play, "declare": _declare, "exchange": _exchange, "draw": _draw}
 
     def _score_dix(self, seat: int, how: str) -> None:
-        self.dix_points[seat] += 10
-        self.points[seat] += 10
-        self.dix_events.append({"seat": seat, "how": how, "points": 10})
+        self.dix_points[seat] += DIX_POINTS
+        self.points[seat] += DIX_POINTS
+        self.dix_events.append({"seat": seat, "how": how, "points": DIX_POINTS})
 
     # -- scores and views ----------------------------------------------------------------------
 

@@ -245,6 +245,48 @@ def test_marjolet_end_solver_plays_as_well_as_the_rules_bots_exact_minimax():
         assert solved.scores() == minimax.scores()
 
 
+@given(st.lists(st.sampled_from(GAMES["marjolet"].pack.cards), min_size=1, max_size=6,
+                unique=True), st.sampled_from(GAMES["marjolet"].pack.cards),
+       st.sampled_from(SUITS))
+def test_marjolet_end_solver_follows_as_the_engine_allows(hand, led, trump):
+    from engine.bots.strong.marjolet_end import CARDS, _mask
+    from engine.marjolet import end_phase_follow
+
+    if led in hand:
+        return
+    allowed = EndSolver(trump).follow(_mask(hand), CARDS.index(led))
+    assert allowed == _mask(end_phase_follow(hand, led, trump) or hand)
+
+
+def test_marjolet_end_solver_works_out_the_scores_it_would_play_to():
+    """What play-outs use instead of playing the end phase: the difference of the scores
+    perfect play reaches, from the start of the end phase or a few tricks into it (the dix not
+    yet played included)."""
+    rng = random.Random(4)
+    rules = HEURISTIC_BOTS["marjolet"]
+    checked = live_dix = 0
+    while checked < 40:
+        match = new_match("marjolet")
+        deal = match.start_deal(rng=rng)
+        tricks = rng.randrange(4)
+        while deal.phase != "end" or deal.trick or deal.tricks_played < 10 + tricks:
+            if deal.over:
+                break
+            seat = match.to_act()[0]
+            match.apply(seat, rules(match.view(seat), match.moves(seat), rng))
+        if deal.over:
+            continue
+        worked_out = EndSolver(deal.trump).scores(deal)
+        played, solver = deal.copy(), EndSolver(deal.trump)
+        while not played.over:
+            played.apply(played.turn, {"type": "play", "card": solver.best_card(played)})
+        final = played.scores()
+        assert worked_out[0] - worked_out[1] == final[0] - final[1]
+        checked += 1
+        live_dix += deal.dix_live
+    assert live_dix  # some of them with the dix still to score
+
+
 def test_the_pool_function_answers_by_its_moment_however_late_it_starts():
     match, seat = position("marjolet", 5)
     arguments = ("marjolet", match.view(seat), match.moves(seat), 3)

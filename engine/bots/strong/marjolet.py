@@ -6,8 +6,9 @@ an opponent who exchanged the dix for it, until played; the number of cards in t
 rest of the cards are in the opponent's hand or in the stock, in any order. Once the stock is
 drawn, every card is seen: the end phase is a game of perfect information.
 
-Play-outs go as the rules bot plays through the stock phase; the end phase is then played
-perfectly by ``marjolet_end.EndSolver``, one solver for all the play-outs of a decision.
+Play-outs go as the rules bot plays through the stock phase; the end phase is then worked out
+by ``marjolet_end.EndSolver`` (its value under perfect play, not played card by card), one
+solver for all the play-outs of a decision.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class MarjoletModel(Model):
         return MarjoletDeal.from_view(view["options"], deal, hands, placement["stock"])
 
     def play_out(self, deal: MarjoletDeal, options: dict, rng: random.Random,
-                 memory: dict) -> None:
+                 memory: dict) -> list[int] | None:
         policy = self.policy
         # Each seat draws the same cards whoever wins the tricks (the stock is in random order
         # either way): the candidates of a decision, which change who wins, are then compared
@@ -73,8 +74,10 @@ class MarjoletModel(Model):
             # one solver for all the play-outs of a decision (their end phases have the same
             # trumps, and late in the stock phase often the same hands), renewed when large
             solver = memory["end"] = EndSolver(deal.trump)
-        while not deal.over:
+        if deal.trick and not deal.over:  # a trick under way: the follower answers it
             deal.apply(deal.turn, PLAY[solver.best_card(deal)])
+        # the rest is worked out, not played: the scores' difference is exact
+        return None if deal.over else solver.scores(deal)
 
     def outcome(self, scores: list[int], seat: int) -> float:
         return scores[seat] - scores[1 - seat]

@@ -3,9 +3,10 @@ to follow, head and trump.
 
 An alpha-beta search with a transposition table over the two hands, held as bit masks (bit
 ``i`` for the ``i``-th card of the pack) so that a position is one integer. It reads the rules
-from the engine: which cards may follow a lead (``end_phase_follow``), which card beats which
-(``beats``), what cards, the last trick and all six tricks are worth. It only chooses cards:
-the engine plays them and keeps the score.
+from the engine: which cards may follow a lead (``end_phase_follow``, on bit masks), which card
+beats which (``beats``), what cards, the last trick, all six tricks and the dix are worth. It
+chooses cards (the engine plays them and keeps the score) or works out the scores perfect play
+reaches (search's play-outs).
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from ...core import beats
 from ...marjolet import (
     ALL_SIX_BONUS,
     CARD_POINTS,
+    DIX_POINTS,
     LAST_TRICK_BONUS,
     PACK,
     STOCK_TRICKS,
     STRENGTH,
     MarjoletDeal,
-    end_phase_follow,
 )
 
 INFINITY = 10 ** 6
@@ -39,6 +40,10 @@ def _between(i: int, j: int) -> int:
 
 #: ``BETWEEN[i][j]``: see :func:`_between`.
 BETWEEN = [[_between(i, j) for j in range(len(CARDS))] for i in range(len(CARDS))]
+#: The cards of each suit, and ``ABOVE[i]``: the cards of card ``i``'s suit that outrank it.
+SUIT_MASK = {suit: sum(BIT[c] for c in CARDS if c[1] == suit) for suit in "SHDC"}
+ABOVE = [sum(BIT[c] for c in CARDS if c[1] == SUIT[i] and STRENGTH[c] > RANK[i])
+         for i in range(len(CARDS))]
 #: Per trump suit, ``TAKES[a]``: the cards that beat card ``a`` when it leads.
 TAKES = {trump: [sum(BIT[b] for b in CARDS if beats(b, a, trump, STRENGTH)) for a in CARDS]
          for trump in "SHDC"}
@@ -57,9 +62,9 @@ class EndSolver:
     def __init__(self, trump: str):
         self.trump = trump
         self.takes = TAKES[trump]
+        self.trumps = SUIT_MASK[trump]
         self.table: dict[int, tuple[int, int, int]] = {}
         self.leads: dict[tuple[int, int], list[int]] = {}
-        self.answers: dict[tuple[int, int, int], list[int]] = {}
 
     def best_card(self, deal: MarjoletDeal) -> str:
         """The card the seat to play in ``deal`` (in its end phase) plays best."""
@@ -84,6 +89,23 @@ class EndSolver:
             if value < worst:
                 worst, worst_card = value, b
         return CARDS[worst_card]
+
+    def scores(self, deal: MarjoletDeal) -> list[int]:
+        """The scores of ``deal`` (in its end phase, between tricks) once both play the rest
+        perfectly, up to one number added to both: the difference is exact, the sum is not
+        (the points of the tricks left are given to the leader as their difference). The dix
+        not yet played scores for its holder whenever it is played."""
+        seat = deal.turn
+        finished = deal.tricks_played - STOCK_TRICKS
+        clean = [deal.end_tricks[s] == finished for s in (0, 1)]
+        scores = deal.scores()
+        if deal.dix_live:
+            for holder in (0, 1):
+                if deal.dix in deal.hands[holder]:
+                    scores[holder] += DIX_POINTS
+        scores[seat] += self.value(_mask(deal.hands[seat]), _mask(deal.hands[1 - seat]),
+                                   clean[seat], clean[1 - seat], -INFINITY, INFINITY)
+        return scores
 
     def value(self, lead: int, follow: int, lead_clean: bool, follow_clean: bool,
               alpha: int, beta: int) -> int:
@@ -161,15 +183,15 @@ class EndSolver:
 
     def _answers(self, hand: int, led: int, leader: int) -> list[int]:
         """The answers to card ``led`` worth trying: those the engine allows, low first."""
-        key = (hand, led, leader)
-        cards = self.answers.get(key)
-        if cards is None:
-            held = [CARDS[i] for i in _indices(hand)]
-            allowed = end_phase_follow(held, CARDS[led], self.trump) or held
-            cards = _distinct([INDEX[card] for card in allowed], leader)
-            cards.sort(key=RANK.__getitem__)
-            self.answers[key] = cards
+        cards = _distinct(_indices(self.follow(hand, led)), leader)
+        cards.sort(key=RANK.__getitem__)
         return cards
+
+    def follow(self, hand: int, led: int) -> int:
+        """The cards of ``hand`` that may answer card ``led``: ``end_phase_follow`` on bit
+        masks (its higher cards of the suit led, else its cards of that suit, else its trumps,
+        else any card; tests check that both agree)."""
+        return hand & ABOVE[led] or hand & SUIT_MASK[SUIT[led]] or hand & self.trumps or hand
 
 
 def _mask(cards) -> int:

@@ -68,10 +68,12 @@ class Model:
         """How good a deal's ``scores`` are for ``seat`` (higher is better)."""
         raise NotImplementedError
 
-    def play_out(self, deal: Deal, options: dict, rng: random.Random, memory: dict) -> None:
+    def play_out(self, deal: Deal, options: dict, rng: random.Random,
+                 memory: dict) -> list[int] | None:
         """Play ``deal`` to its end, every seat as :attr:`policy` would. ``memory`` is kept by
         search for the play-outs of one decision, to share what they may (a transposition
-        table)."""
+        table). A model that works out the end rather than playing it returns the deal's
+        final scores (as far as :meth:`outcome` tells them apart); None: ``deal.scores()``."""
         policy, game = self.policy, self.game
         while not deal.over:
             turn = deal.turn

@@ -92,5 +92,5 @@ def play_out(model: Model, world: Deal, seat: int, action: Action, options: dict
         raise _OutOfTime
     deal = world.copy()
     deal.apply(seat, action)
-    model.play_out(deal, options, random.Random(seed), memory)
-    return model.outcome(deal.scores(), seat)
+    scores = model.play_out(deal, options, random.Random(seed), memory)
+    return model.outcome(deal.scores() if scores is None else scores, seat)
