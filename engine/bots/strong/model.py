@@ -85,9 +85,10 @@ class Model:
 
 
 def with_prior(prior: Action, actions: list[dict], parse) -> list[Action]:
-    """``actions`` in normal form, ``prior`` moved first (when it is one of them)."""
+    """``actions`` in normal form, ``prior`` first (added when it is not one of them: search
+    measures every candidate against it)."""
     result = list(map(parse, actions))
     if prior in result:
         result.remove(prior)
-        result.insert(0, prior)
+    result.insert(0, prior)
     return result

@@ -6,14 +6,21 @@ the rules bot does (or as an exact solver of the last tricks, where the model ha
 candidates are played out in the same determinizations with the same random numbers, so that
 their comparison is not blurred by the luck of the sample. The budget is shared out by
 *sequential halving*: in each round every remaining candidate gets as many play-outs, and the
-worse half is dropped, so that most play-outs go to telling the good candidates apart. The
-best average wins; on a tie, or when no play-out finished in time, the rules bot's choice.
+worse half is dropped, so that most play-outs go to telling the good candidates apart.
+
+The best average wins if it beats the rules bot's choice (the *prior*, always a candidate)
+clearly: over the determinizations both were played out in, by more than ``CONFIDENCE``
+standard errors of their paired differences. Otherwise the prior stands: with the few play-outs
+a tenth of a second allows, the best of many noisy averages is often only the luckiest, and a
+game's outcomes (a contract made or failed, a marriage in a hidden hand) are far apart. The
+prior also answers when no play-out finished in time.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -37,6 +44,10 @@ class Budget:
             raise ValueError("search by simulations or by seconds, not both")
 
 
+#: How many standard errors of the paired differences search's best must beat the prior by.
+CONFIDENCE = 1.0
+
+
 class _OutOfTime(Exception):
     pass
 
@@ -54,6 +65,8 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
     if knowledge.certain:  # nothing hidden: one determinization tells all
         rounds, simulations = 1, len(candidates)
     totals = [0.0] * len(candidates)
+    #: each candidate's outcome in each determinization it was played out in, by number
+    outcomes: list[dict[int, float]] = [{} for _ in candidates]
     alive = list(range(len(candidates)))
     seat, options = view["seat"], view["options"]
     played = 0  # determinizations every alive candidate was played out in
@@ -73,6 +86,7 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
                                     budget.clock, deadline) for i in alive]
                 for i, result in zip(alive, results):
                     totals[i] += result
+                    outcomes[i][played + n] = result
                 n += 1
             played += n
             if done < rounds - 1:
@@ -82,7 +96,23 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
         pass  # the determinization in progress is dropped: its play-outs are not all there
     if not played:
         return candidates[0]
-    return candidates[max(alive, key=lambda i: (totals[i], -i))]
+    best = max(alive, key=lambda i: (totals[i], -i))
+    if best and candidates[0] == prior and not knowledge.certain \
+            and not clearly_better(outcomes[best], outcomes[0]):
+        return prior
+    return candidates[best]
+
+
+def clearly_better(these: dict[int, float], those: dict[int, float]) -> bool:
+    """Whether outcomes ``these`` beat ``those`` by more than ``CONFIDENCE`` standard errors,
+    over the determinizations both were played out in (paired: the same cards, the same random
+    numbers)."""
+    differences = [these[w] - those[w] for w in these.keys() & those.keys()]
+    if len(differences) < 2:
+        return False
+    mean = statistics.fmean(differences)
+    error = statistics.stdev(differences) / math.sqrt(len(differences))
+    return mean > CONFIDENCE * error if error else mean > 0
 
 
 def play_out(model: Model, world: Deal, seat: int, action: Action, options: dict, seed: int,
