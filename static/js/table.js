@@ -125,7 +125,11 @@ function drawClocks(fresh) {
   if (!room.turn_timer) { timer.textContent = ""; return; }
   if (table.turnDeadline === null) { timer.textContent = t("table.turn_timer", { n: room.turn_timer }); return; }
   const left = Math.max(0, Math.ceil((table.turnDeadline - performance.now()) / 1000));
-  timer.textContent = t("table.turn_left", { name: room.seats[room.turn_seat].name || "", n: left });
+  // the name in a span of its own, which a phone cuts short: the seconds left stay in sight
+  const name = seatNames(table.state)[room.turn_seat] || "";
+  const [before, after] = t("table.turn_left", { name: "\u0000", n: left }).split("\u0000");
+  if (after === undefined) timer.textContent = t("table.turn_left", { name, n: left });
+  else timer.replaceChildren(before, el("span", { class: "who" }, name), after);
 }
 
 // The seats to take: with partnerships, each says whose partner it makes you.

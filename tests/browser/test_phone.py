@@ -242,3 +242,25 @@ def test_the_chat_box_shows_its_whole_placeholder(live, new_page, viewport, loca
               i.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)]; }""")
     assert room[0] <= room[1], f"the placeholder needs {room[0]:.0f}px, the box has {room[1]:.0f}px"
     healthy(page)
+
+
+def test_the_table_bar_of_a_russian_phone_keeps_the_seconds_left_in_sight(live, new_page):
+    """The table's name and the connection on one line, the turn timer on the next: a long name
+    is cut short before the seconds left, which stay whole."""
+    r = httpx.post(live.http + "/api/rooms", json={
+        "game": "big_mariage", "seats": ["open", "bot:rules", "bot:rules", "bot:rules"],
+        "turn_timer": 60})
+    assert r.status_code == 201, r.text
+    page = new_page({"width": 360, "height": 780}, locale="ru-RU", **TOUCH)
+    sit(page, live, r.json()["code"], "Анастасия Александровна Вронская", 0)
+    page.wait_for_selector("[data-testid=turn-timer]:has-text('осталось')")
+    bar = page.evaluate("""() => { const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+      const chip = document.querySelector('[data-testid=turn-timer]');
+      return {title: box('.tablebar .title'), conn: box('[data-testid=conn]'), timer: box('[data-testid=turn-timer]'),
+              cut: chip.scrollWidth > chip.clientWidth + 1, text: chip.textContent}; }""")
+    assert abs(bar["title"]["top"] - bar["conn"]["top"]) < 8, bar  # one line
+    assert bar["timer"]["top"] >= bar["title"]["bottom"] - 1, bar
+    assert bar["timer"]["right"] <= 360 and bar["conn"]["right"] <= 360 and not bar["cut"], bar
+    assert bar["text"].startswith("Анастасия Александровна Вронская: осталось ")
+    shot(page, "table-bar-timer-phone-ru")
+    healthy(page)
