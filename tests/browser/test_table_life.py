@@ -97,6 +97,40 @@ def test_toasts_go_away_after_their_time(live, new_page):
     healthy(page)
 
 
+@pytest.fixture(scope="module")
+def public(tmp_path_factory):
+    """A live server told its public address (PUBLIC_URL), as behind a tunnel."""
+    from tests.conftest import LiveServer, fresh_sqlite
+
+    server = LiveServer(fresh_sqlite(tmp_path_factory, "publicdb"),
+                        public_url="https://cards.example.org").start()
+    yield server
+    server.stop()
+
+
+def test_the_invite_link_is_built_from_public_url(public, new_page):
+    """The lobby shows, and the table copies, the link on PUBLIC_URL; neither says that only
+    this machine opens it."""
+    page = new_page(PHONE)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(public.http + "/")
+    page.check("input[value=black_maria]")
+    page.fill("#create-name", "Anna")
+    page.check("[data-testid=create-guest]")
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    code = page.text_content("#created-code")
+    assert page.input_value("#invite-link") == f"https://cards.example.org/r/{code}"
+    assert page.locator("[data-testid=invite-local]").count() == 0
+    page.click("#go-table")
+    page.wait_for_selector(".seat.me")
+    page.click("[data-testid=copy-invite]")
+    page.wait_for_selector("#toast.info", state="visible")
+    assert page.evaluate("navigator.clipboard.readText()") == f"https://cards.example.org/r/{code}"
+    assert "this computer only" not in page.text_content("#toast")
+    healthy(page)
+
+
 # -- the end of a deal ---------------------------------------------------------------------------
 
 def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, new_page):
