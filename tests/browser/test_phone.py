@@ -82,6 +82,8 @@ def test_a_whole_big_mariage_match_on_two_laptops_and_two_phones(paused, new_pag
                     shot(p, "whole-match-deal-result-phone-ru")
                 moved = act(p, p.locator("[data-testid=next-deal]")) or moved
             elif p.locator("[data-testid=bid-button]").count() and s == 0:
+                # no card is greyed while bidding: none is to be played yet
+                assert p.locator(".hand-row .card.unplayable").count() == 0
                 moved = act(p, p.locator("[data-testid=bid-button]")) or moved
             elif p.locator("[data-testid=bidbox] [data-testid=pass-button]").count():
                 moved = act(p, p.locator("[data-testid=bidbox] [data-testid=pass-button]")) or moved

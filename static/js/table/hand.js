@@ -38,8 +38,9 @@ function cardButton(card, { moves, playable, choosable, callers, marks, choose }
   const button = cardEl(card, { button: true });
   const legal = playable.has(card) || choosable.has(card);
   const words = [cardName(card)];
-  // greyed only when other cards may be played or chosen now (not while bidding, say)
-  const choosing = Boolean(moves.play || moves.pass || moves.give);
+  // greyed only when other cards may be played or chosen now (not while bidding, say, where
+  // Big Mariage's `pass` is a bid, not cards)
+  const choosing = Boolean(moves.play || (moves.pass && moves.pass.from) || moves.give);
   button.classList.add(legal ? "playable" : choosing ? "unplayable" : "idle");
   if (!legal) {
     button.setAttribute("aria-disabled", "true");
