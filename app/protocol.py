@@ -56,7 +56,7 @@ REASONS = {
     "seat_taken": "seat {seat} is taken",
     "all_seats_taken": "every seat is taken",
     "seat_busy": "seat {seat} is played by someone who is here (or a bot)",
-    "no_bot_kind": "no bot kind {bot!r} (rules or random)",
+    "no_bot_kind": "no bot kind {bot!r} (rules, random or strong)",
     "need_name": "a name is needed",
     "name_too_long": "a name has at most {count} characters",
     "bad_name": "a name cannot hold control or text-direction characters",
@@ -77,7 +77,9 @@ REASONS = {
     "storage_unreachable": "the database is unreachable; nothing was applied, try again",
     # the REST side
     "room_not_stored": "the room could not be stored; try again",
-    "seat_spec": 'a seat is "open", "bot:rules" or "bot:random", not {spec!r}',
+    "seat_spec": 'a seat is "open", "bot:rules", "bot:random" or "bot:strong", not {spec!r}',
+    "think_time": "the strong bot thinks from {min} to {max} seconds a move",
+    "think_time_timer": "the strong bot may not think longer than the turn timer ({timer} s)",
     "seat_count": "{game} has {count} seats",
     "target_too_high": "a match of {game} is played to {count} at most",
     # limits (docs/security.md#limits)
@@ -286,7 +288,8 @@ class MatchRef(BaseModel):
 class RoomInfo(BaseModel):
     """ROOM: ``turn_left`` is the seconds left to ``turn_seat``, whose turn timer runs; while
     a deal's summary is on the table, ``ready`` holds the seats that asked for the next deal
-    and ``deal_left`` the seconds until it comes anyway."""
+    and ``deal_left`` the seconds until it comes anyway; ``think_time``, the seconds a strong
+    bot thinks per decision (null: the server's default)."""
 
     code: str
     game: str
@@ -295,6 +298,7 @@ class RoomInfo(BaseModel):
     status: Literal["waiting", "playing", "finished"]
     match: MatchRef | None
     turn_timer: float | None
+    think_time: float | None
     turn_left: float | None
     turn_seat: int | None
     ready: list[int]

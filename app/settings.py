@@ -40,6 +40,15 @@ class Settings(BaseSettings):
     rate: float = 20.0
     #: Default turn timer for new rooms in seconds (None: off); a room may set its own.
     turn_timer: float | None = None
+    #: The strong bot's think time per decision in new rooms, seconds (a room may set its own,
+    #: from THINK_TIME_MIN to THINK_TIME_MAX, never beyond its turn timer).
+    think_time: float = 1.0
+    think_time_min: float = 0.1
+    think_time_max: float = 10.0
+    #: Processes the strong bots think in (app/rooms/thinking.py), made on first use; 0: one per
+    #: core. Their priority is lowered by THINK_NICE so that the tables' own work comes first.
+    think_workers: int = 0
+    think_nice: int = 5
     #: Chat line length limit.
     chat_max: int = 300
     #: Seconds after which a room nobody is connected to and nothing drives is dropped from

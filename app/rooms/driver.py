@@ -12,7 +12,7 @@ import secrets
 import time
 from typing import NamedTuple
 
-from engine.bots import bot_for
+from engine.bots import BOT_KINDS, bot_for
 
 from ..protocol import Refusal
 from ..settings import Settings
@@ -55,10 +55,23 @@ def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
     actors = match.to_act()
     for seat in actors:
         if state.seats[seat].played_by_bot:
-            return Step(settings.bot_delay, "bot", seat)
+            return Step(bot_pause(state, seat, settings), "bot", seat)
     if state.turn_timer and actors:
         return Step(state.turn_timer, "timer", actors[0])
     return None
+
+
+def think_time(state: RoomState, settings: Settings) -> float:
+    """Seconds the room's strong bots think per decision."""
+    return state.think_time if state.think_time is not None else settings.think_time
+
+
+def bot_pause(state: RoomState, seat: int, settings: Settings) -> float:
+    """How long a bot waits before it acts: ``bot_delay``, of which the strong bot spends
+    its think time thinking (it never waits longer than the others)."""
+    if state.seats[seat].bot == "strong":
+        return max(0.0, settings.bot_delay - think_time(state, settings))
+    return settings.bot_delay
 
 
 class Driver:
@@ -123,6 +136,9 @@ class Driver:
                 finally:
                     self.idle = False
                 continue
+            if step.what == "bot" and self.room.thinkers is not None \
+                    and self.room.state.seats[step.seat].bot == "strong":
+                self.room.thinkers.warm()  # its first decision need not wait for the pool
             wait = self.last_progress + step.delay - time.monotonic()
             if wait > 0:
                 try:
@@ -153,6 +169,14 @@ class Driver:
         else:
             match = room.state.match
             kind = room.state.seats[step.seat].bot if step.what == "bot" else "rules"
-            bot = bot_for(room.game, kind or "rules")
-            await room.act(step.seat, bot(match.view(step.seat), match.moves(step.seat),
-                                          self.rng), timer=step.what == "timer")
+            view, moves = match.view(step.seat), match.moves(step.seat)
+            if kind == "strong" and room.thinkers is not None:  # in a process pool
+                action = await room.thinkers.decide(
+                    room.game, view, moves, self.rng.getrandbits(32),
+                    think_time(room.state, room.settings))
+                if self.plan() != step:  # the table changed meanwhile (a person came back)
+                    return
+            else:
+                inline = kind if kind in BOT_KINDS else "rules"  # never search on the loop
+                action = bot_for(room.game, inline)(view, moves, self.rng)
+            await room.act(step.seat, action, timer=step.what == "timer")

@@ -17,6 +17,7 @@ from ..protocol import Limited, Refusal
 from ..settings import Settings
 from ..storage.stored import StorageError
 from .room import Room
+from .thinking import Thinkers
 
 log = logging.getLogger("cardroom.rooms")
 
@@ -33,6 +34,8 @@ class RoomRegistry:
         self.settings = settings
         self.repository = repository
         self.broadcaster = broadcaster or LocalBroadcaster()
+        #: the process pool the strong bots of these rooms think in (made on first use)
+        self.thinkers = Thinkers(settings)
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         #: rooms being loaded: the last event number another process announced meanwhile
@@ -51,6 +54,7 @@ class RoomRegistry:
             self._sweeper.cancel()
         for room in self.rooms.values():
             room.driver.cancel()
+        self.thinkers.close()
         await self.broadcaster.close()
 
     async def get(self, code: str) -> Room | None:
@@ -69,7 +73,7 @@ class RoomRegistry:
                 if snap is None:
                     return None
                 room = self.rooms[code] = Room(snap, self.settings, self.repository,
-                                               self.broadcaster)
+                                               self.broadcaster, self.thinkers)
                 room.driver.ensure()
                 logs.event("room_loaded", code, seq=room.state.seq, match=room.state.match_id)
                 if heard > room.state.seq:  # stored by another process after the snapshot
@@ -77,7 +81,7 @@ class RoomRegistry:
         return room
 
     async def create(self, game: str, options: dict, seats: list[tuple[str, str | None]],
-                     turn_timer: float | None) -> Room:
+                     turn_timer: float | None, think_time: float | None = None) -> Room:
         """A new room of ``game``; ``seats`` ((kind, bot kind) each). BadOptions for options
         the game does not take; a room of bots only starts its match at once."""
         checked = GAMES[game].check_options(options)
@@ -87,7 +91,8 @@ class RoomRegistry:
         if self.settings.limits and all(kind == "bot" for kind, _ in seats):
             await self._bot_table_free()
         try:
-            code = await self.repository.create_room(game, checked, seats, turn_timer)
+            code = await self.repository.create_room(game, checked, seats, turn_timer,
+                                                     think_time)
         except StorageError:
             raise Refusal("storage", "room_not_stored") from None
         logs.event("room_created", code, game=game,

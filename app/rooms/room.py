@@ -17,7 +17,6 @@ from dataclasses import replace
 from datetime import datetime, timezone
 
 from engine import GAMES, EngineError
-from engine.bots import BOT_KINDS
 
 from .. import protocol
 from ..ops import logs
@@ -27,6 +26,7 @@ from .driver import Driver
 from .outbox import Connection, Outbox
 from .state import RoomState, SeatState, bot_name, token_hash
 from .sync import CatchUp, Presence
+from .thinking import SEAT_BOTS
 
 #: Most missed events a reconnection is told one by one (more: the state alone).
 MISSED_LIMIT = 1000
@@ -40,8 +40,10 @@ class Room:
     (:class:`RoomState`), its storage (the repository) and its transports (the connections
     here, the broadcaster to other processes)."""
 
-    def __init__(self, snap: Snapshot, settings, repository, broadcaster):
+    def __init__(self, snap: Snapshot, settings, repository, broadcaster, thinkers=None):
         self.settings, self.repository, self.broadcaster = settings, repository, broadcaster
+        #: the process pool the strong bots think in (thinking.Thinkers, the registry's)
+        self.thinkers = thinkers
         self.code, self.game = snap.room.code, snap.room.game
         self.lock = asyncio.Lock()
         self.state = RoomState(snap)
@@ -181,7 +183,7 @@ class Room:
         if by is None:
             raise Refusal("not_seated", "only_seated_standin")
         kind = kind or "rules"
-        if kind not in BOT_KINDS:
+        if kind not in SEAT_BOTS:
             raise Refusal("bad_field", "no_bot_kind", bot=str(kind)[:20])
         async with self.lock:
             await self._ensure_fresh()

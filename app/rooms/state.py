@@ -62,6 +62,8 @@ class RoomState:
         self.id, self.code, self.game = room.id, room.code, room.game
         self.options = dict(room.options)
         self.turn_timer = room.turn_timer
+        #: seconds the strong bots think per decision (None: the server's default)
+        self.think_time = room.think_time
         self.created = room.created
         self.seats = [SeatState.of(s) for s in snap.seats]
         self.seq = snap.seq
@@ -146,6 +148,7 @@ class RoomState:
             "match": ({"id": self.match_id, "number": self.match_number}
                       if self.match_id is not None else None),
             "turn_timer": self.turn_timer,
+            "think_time": self.think_time,
             **clock,
             "created": self.created,
         }

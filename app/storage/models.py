@@ -47,6 +47,8 @@ class Room(Base):
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict] = mapped_column(JSON)
     turn_timer: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: seconds its strong bots think per decision (None: the server's default)
+    think_time: Mapped[float | None] = mapped_column(Float, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 

@@ -65,14 +65,15 @@ class RoomRepository:
     # -- writing ------------------------------------------------------------------------------
 
     async def create_room(self, game: str, options: dict, seats: list[tuple[str, str | None]],
-                          turn_timer: float | None) -> str:
+                          turn_timer: float | None, think_time: float | None = None) -> str:
         """A new room with ``seats`` ((kind, bot kind) each); its code."""
         def work(session):
             for _ in range(20):
                 code = new_code()
                 if session.scalar(select(Room.id).where(Room.code == code)) is None:
                     break
-            row = Room(code=code, game=game, options=options, turn_timer=turn_timer)
+            row = Room(code=code, game=game, options=options, turn_timer=turn_timer,
+                       think_time=think_time)
             session.add(row)
             session.flush()
             for i, (kind, bot) in enumerate(seats):
@@ -183,7 +184,8 @@ class RoomRepository:
             seats = session.scalars(select(Seat).where(Seat.room_id == room.id)
                                     .order_by(Seat.seat))
             snap = Snapshot(room=StoredRoom(room.id, room.code, room.game, dict(room.options),
-                                            room.turn_timer, iso(room.created)),
+                                            room.turn_timer, iso(room.created),
+                                            room.think_time),
                             seats=[_seat(row) for row in seats], seq=_last_seq(session, room.id))
             match = session.scalar(select(MatchRow).where(MatchRow.room_id == room.id)
                                    .order_by(MatchRow.number.desc()).limit(1))

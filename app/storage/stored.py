@@ -76,6 +76,7 @@ class StoredRoom:
     options: dict
     turn_timer: float | None
     created: str  # ISO 8601, UTC
+    think_time: float | None = None
 
 
 @dataclass(slots=True)

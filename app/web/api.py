@@ -12,10 +12,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from engine import GAMES, BadOptions
-from engine.bots import BOT_KINDS
 
 from ..protocol import MatchDetail, MatchSummary, Refusal, RoomInfo, person_name
 from ..rooms.registry import TARGET_MAX
+from ..rooms.thinking import SEAT_BOTS, think_time
 from ..storage import history, players
 from .deps import LimitsDep, Registry, SettingsDep, StoreDep, in_session
 from .limits import address
@@ -28,10 +28,14 @@ class CreateRoom(BaseModel):
     game: Literal["marjolet", "black_maria", "big_mariage"]
     options: dict = Field(default_factory=dict, description="the game's options (GET /api/games)")
     seats: list[str] | None = Field(
-        None, description='one per seat: "open", "bot:rules" or "bot:random" '
+        None, description='one per seat: "open", "bot:rules", "bot:random" or "bot:strong" '
                           '(default: every seat open)')
     turn_timer: float | None = Field(None, ge=1, le=600,
                                      description="seconds per turn for people; null: off")
+    think_time: float | None = Field(
+        None, description="seconds the strong bot thinks per decision (THINK_TIME_MIN to "
+                          "THINK_TIME_MAX, at most the turn timer); null: the server's "
+                          "THINK_TIME, or the turn timer when that is shorter")
 
 
 class Join(BaseModel):
@@ -71,7 +75,7 @@ def parse_seat(spec: str) -> tuple[str, str | None]:
     if spec == "open":
         return "open", None
     kind = spec.split(":", 1)[1] if spec.startswith("bot:") else spec
-    if kind not in BOT_KINDS:
+    if kind not in SEAT_BOTS:
         raise Refusal("bad_field", "seat_spec", spec=spec[:40])
     return "bot", kind
 
@@ -97,8 +101,9 @@ async def create_room(body: CreateRoom, request: Request, rooms: Registry,
         raise Refusal("bad_field", "seat_count", game=game.title, count=game.seats)
     seats = [parse_seat(s) for s in specs]
     timer = body.turn_timer if body.turn_timer is not None else settings.turn_timer
+    thinking = think_time(body.think_time, timer, settings)
     try:
-        room = await rooms.create(body.game, body.options, seats, timer)
+        room = await rooms.create(body.game, body.options, seats, timer, thinking)
     except BadOptions as error:
         raise Refusal.of_engine(error) from None
     return {"code": room.code, "invite": invite_link(settings, room.code),

@@ -34,11 +34,18 @@ function drawGame() {
     const select = el("select", { name: "seat" + s, "data-seat": String(s), "aria-label": label },
       el("option", { value: "open" }, t("lobby.seat_open")),
       el("option", { value: "bot:rules", selected: s !== 0 && name === "black_maria" && s === 2 }, t("lobby.seat_bot_rules")),
-      el("option", { value: "bot:random" }, t("lobby.seat_bot_random")));
+      el("option", { value: "bot:random" }, t("lobby.seat_bot_random")),
+      el("option", { value: "bot:strong" }, t("lobby.seat_bot_strong")));
     if (s === 0) select.disabled = true;
+    select.addEventListener("change", showThinkTime);
     seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), select));
   }
+  showThinkTime();
 }
+
+// The strong bot's thinking time is asked for only when a seat has one.
+function strongSeats() { return [...document.querySelectorAll("#seat-fields select")].some((s) => !s.disabled && s.value === "bot:strong"); }
+function showThinkTime() { $("think-option").hidden = !strongSeats(); }
 
 async function loadGames() {
   const r = await fetch("/api/games");
@@ -60,7 +67,7 @@ async function createRoom(ev) {
   $("create-button").disabled = true;
   try {
     const mine = await ensureIdentity(name, $("create-guest").checked);  // before the table: a name someone holds is said first
-    const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: game.name, options, seats, turn_timer: $("turn-timer").value ? Number($("turn-timer").value) : null }) });
+    const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: game.name, options, seats, turn_timer: $("turn-timer").value ? Number($("turn-timer").value) : null, ...(strongSeats() ? { think_time: Number($("think-time").value) } : {}) }) });
     const body = await r.json();
     if (!r.ok) throw new Error(refusalText(body));
     const j = await fetch(`/api/rooms/${body.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders() }, body: JSON.stringify({ name: mine, seat: 0 }) });

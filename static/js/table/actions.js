@@ -63,6 +63,7 @@ function drawStandins(state, line, send) {
     line(el("div", { class: "standin-box", role: "group", "aria-label": why, "data-testid": "standin-box-" + s },
       el("span", { class: "note" }, why),
       el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-rules`, onclick: ask("rules") }, label("rules")),
-      el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-random`, onclick: ask("random") }, label("random"))));
+      el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-random`, onclick: ask("random") }, label("random")),
+      el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-strong`, onclick: ask("strong") }, label("strong"))));
   }
 }
