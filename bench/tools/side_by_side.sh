@@ -12,7 +12,9 @@ tmp=$(mktemp -d)
 trap 'kill $(cat "$tmp"/server*.pid 2>/dev/null) 2>/dev/null; sleep 2; rm -rf "$tmp"' EXIT
 for i in 0 1; do
   url="sqlite:///$tmp/$i.db"
-  (cd "${trees[$i]}" &&
+  # the server alone in the background (not the cd with it): $! is its pid, which the bench
+  # measures and the trap stops
+  (cd "${trees[$i]}"
    DATABASE_URL=$url BOT_DELAY=0 DEAL_PAUSE=0 RATE=1000 LIMITS=false LOG_LEVEL=warning taskset -c 0 \
      .venv/bin/python -m app.cli serve --port $((8765 + i)) \
      >"$tmp/server$i.log" 2>&1 </dev/null & echo $! >"$tmp/server$i.pid")
