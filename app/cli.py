@@ -11,6 +11,14 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay a match record and print its outcome")
     replay.add_argument("file", help="the record's path, or - for standard input")
+    analyse = commands.add_parser(
+        "analyse", help="analyse a match record: what each decision cost (docs/analysis.md)")
+    analyse.add_argument("file", help="the record's path, or - for standard input")
+    analyse.add_argument("--simulations", type=_positive, default=None,
+                         help="determinizations each choice is played out in (default: the game's)")
+    analyse.add_argument("--seed", type=int, default=0,
+                         help="the same seed gives the same analysis (default 0)")
+    analyse.add_argument("--indent", type=int, default=None, help="indent the JSON")
     serve = commands.add_parser(
         "serve", help="migrate the database (DATABASE_URL) and run the server")
     serve.add_argument("--host", default="127.0.0.1")
@@ -25,11 +33,22 @@ def main(argv: list[str] | None = None) -> int:
         from engine.cli import replay_command
 
         return replay_command(args.file)
+    if args.command == "analyse":
+        from engine.cli import analyse_command
+
+        return analyse_command(args.file, args.simulations, args.seed, args.indent)
     if args.command == "serve":
         return serve_command(args.host, args.port, not args.no_migrate)
     if args.command == "load-demo":
         return load_demo_command(args.dir)
     return 2
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def serve_command(host: str, port: int, migrate: bool) -> int:

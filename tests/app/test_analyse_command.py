@@ -1,0 +1,65 @@
+"""``cardroom analyse RECORD`` (docs/analysis.md): the analysis of a record as one JSON object on
+standard output, ``-`` for standard input, a broken record refused as ``cardroom replay``
+refuses it."""
+
+import io
+import json
+import pathlib
+import subprocess
+import sys
+
+from app.cli import main
+
+CONFORMANCE = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def record_text(name: str = "marjolet-05") -> str:
+    return (CONFORMANCE / f"{name}.json").read_text()
+
+
+def test_analyse_a_file_prints_the_analysis_as_one_json_object(tmp_path, capsys):
+    path = tmp_path / "match.json"
+    path.write_text(record_text())
+    assert main(["analyse", "--simulations", "2", "--seed", "5", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.count("\n") == 1
+    analysis = json.loads(out)
+    assert analysis["format"] == "cardroom-analysis/1" and analysis["game"] == "marjolet"
+    assert analysis["quality"] == {"simulations": 2, "seed": 5}
+    record = json.loads(record_text())
+    assert [len(d["decisions"]) for d in analysis["deals"]] == \
+        [len(d["actions"]) for d in record["deals"]]
+    # the same seed, the same analysis
+    assert main(["analyse", "--simulations", "2", "--seed", "5", str(path)]) == 0
+    assert capsys.readouterr().out == out
+
+
+def test_analyse_dash_reads_standard_input(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(record_text("big_mariage-06")))
+    assert main(["analyse", "--simulations", "1", "--indent", "1", "-"]) == 0
+    out = capsys.readouterr().out
+    assert json.loads(out)["game"] == "big_mariage" and "\n " in out
+
+
+def test_analyse_a_broken_record_prints_one_line_and_nothing_else(tmp_path, capsys):
+    path = tmp_path / "broken.json"
+    path.write_text(record_text("marjolet-08"))
+    assert main(["analyse", "--simulations", "1", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("deal 1, action ")
+    path.write_text("{not json")
+    assert main(["analyse", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("deal -, action -, seat -, -: not JSON")
+    assert main(["analyse", str(tmp_path / "missing.json")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_the_installed_command_analyses_standard_input():
+    done = subprocess.run([sys.executable, "-m", "app.cli", "analyse", "--simulations", "1", "-"],
+                          input=record_text("black_maria-05"), capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["game"] == "black_maria"
