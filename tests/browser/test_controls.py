@@ -176,7 +176,7 @@ def test_refusals_are_translated_in_russian(live, new_page):
     said = dict(zip([r["reason"] for r in refusals], out))
     # no English left but the protocol's own words: every reason has its Russian text, and
     # no param is left unfilled
-    protocol_words = re.compile(r"\b(hello|JSON|open|bot|rules|random)\b")
+    protocol_words = re.compile(r"\b(hello|JSON|open|bot|rules|random|strong)\b")
     untranslated = {reason: text for reason, text in said.items()
                     if re.search("[a-zA-Z]{3,}", protocol_words.sub("", text)) or "{" in text}
     assert not untranslated, untranslated
