@@ -90,40 +90,84 @@ def analyse(record: dict, simulations: int | None = None, seed: int = 0,
     decision's analysis does not depend on the others'). ``progress(done, total)`` is called
     after each decision analysed.
     """
-    decisions = _decisions(record)
-    game = record["game"]
+    replayed = _decisions(record)
+    total = sum(len(d["steps"]) for d in replayed["deals"])
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    deals = [_deal(replayed, number, simulations, seed, tick)
+             for number in range(len(replayed["deals"]))]
+    return _assemble(replayed, deals, simulations, seed)
+
+
+def analyse_deal(record: dict, number: int, simulations: int | None = None, seed: int = 0,
+                 progress: Callable[[int, int], None] | None = None) -> dict:
+    """Deal ``number``'s entry of ``analyse(record, simulations, seed)["deals"]``, worked out
+    alone (the same, decision for decision): for a server that analyses a match deal by deal,
+    keeps each deal's result and resumes after a restart. ``progress(done, total)`` counts
+    this deal's decisions."""
+    replayed = _decisions(record)
+    if not 0 <= number < len(replayed["deals"]):
+        raise IndexError(f"the record has no deal {number}")
+    total, done = len(replayed["deals"][number]["steps"]), 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
+
+    return _deal(replayed, number, simulations, seed, tick)
+
+
+def assemble(record: dict, deals: list[dict], simulations: int | None = None,
+             seed: int = 0) -> dict:
+    """The analysis of ``record`` from its deals' entries (:func:`analyse_deal`'s, one per
+    deal in order, worked out at this quality and seed): ``analyse``'s result."""
+    replayed = _decisions(record)
+    if [d["deal"] for d in deals] != list(range(len(replayed["deals"]))):
+        raise ValueError("assemble takes every deal's entry, in order")
+    return _assemble(replayed, deals, simulations, seed)
+
+
+def _deal(replayed: dict, number: int, simulations: int | None, seed: int,
+          tick: Callable[[], None]) -> dict:
+    game = replayed["game"]
     model = MODELS[game]
     simulations = simulations or DEFAULT_SIMULATIONS[game]
-    seats = decisions["seats"]
-    deals = []
-    total = sum(len(d["steps"]) for d in decisions["deals"])
-    done = 0
-    for number, entry in enumerate(decisions["deals"]):
-        results = []
-        solvers: dict = {}
-        for step in entry["steps"]:
-            rng = random.Random(f"{seed}/{number}/{step['index']}")
-            results.append(decision(model, step["view"], step["moves"], step["action"], rng,
-                                    simulations, solvers, index=step["index"]))
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        lost = [0.0] * seats
-        for result in results:
-            lost[result["seat"]] += result.get("cost", 0.0)
-        deals.append({"deal": number, "dealer": entry["dealer"], "scores": entry["scores"],
-                      "over": entry["over"], "decisions": results,
-                      "lost": [round(x, 2) for x in lost]})
+    entry = replayed["deals"][number]
+    results = []
+    solvers: dict = {}
+    for step in entry["steps"]:
+        rng = random.Random(f"{seed}/{number}/{step['index']}")
+        results.append(decision(model, step["view"], step["moves"], step["action"], rng,
+                                simulations, solvers, index=step["index"]))
+        tick()
+    lost = [0.0] * replayed["seats"]
+    for result in results:
+        if result.get("significant"):
+            lost[result["seat"]] += result["cost"]
+    return {"deal": number, "dealer": entry["dealer"], "scores": entry["scores"],
+            "over": entry["over"], "decisions": results, "lost": [round(x, 2) for x in lost]}
+
+
+def _assemble(replayed: dict, deals: list[dict], simulations: int | None, seed: int) -> dict:
+    game = replayed["game"]
     return {
         "format": FORMAT,
         "game": game,
-        "options": decisions["options"],
-        "players": decisions["players"],
+        "options": replayed["options"],
+        "players": replayed["players"],
         "measure": MEASURES[game],
         "marks": {name: THRESHOLDS[game][i] for i, name in enumerate(MARKS)},
-        "quality": {"simulations": simulations, "seed": seed},
+        "quality": {"simulations": simulations or DEFAULT_SIMULATIONS[game], "seed": seed},
         "deals": deals,
-        "summary": _summary(deals, seats),
+        "summary": _summary(deals, replayed["seats"]),
     }
 
 
@@ -156,7 +200,7 @@ def _decisions(record: dict) -> dict:
         deals[number]["scores"] = deal.scores()
         deals[number]["over"] = deal.over
     players = record.get("players")
-    return {"deals": deals, "options": dict(match.options),
+    return {"game": match.game.name, "deals": deals, "options": dict(match.options),
             "players": list(players) if players is not None else None,
             "seats": match.game.seats}
 
@@ -227,16 +271,23 @@ def decision(model, view: dict, moves: dict, made: Action, rng: random.Random,
         "value": round(values[0], 2),
         "cost": round(cost, 2),
         "error": None if error is None else round(error, 2),
+        "significant": significant(cost, error),
         "mark": mark(game, cost, error),
     })
     return result
 
 
+def significant(cost: float, error: float | None) -> bool:
+    """Whether a cost is more than the luck of the sample: exact (``error`` None) and above
+    nothing, or sampled and beyond :data:`SIGNIFICANCE` standard errors ``error``. Only such
+    costs are marked and counted as points lost."""
+    return cost > 0 and (error is None or cost > SIGNIFICANCE * error)
+
+
 def mark(game: str, cost: float, error: float | None) -> str | None:
     """The mark of a choice that cost ``cost`` (None: no mark). ``error`` is the standard error
-    of a sampled cost (None: exact); a sampled cost within :data:`SIGNIFICANCE` errors of
-    nothing is not marked."""
-    if error is not None and cost <= SIGNIFICANCE * error:
+    of a sampled cost (None: exact); a cost that is not :func:`significant` is not marked."""
+    if not significant(cost, error):
         return None
     given = None
     for name, threshold in zip(MARKS, THRESHOLDS[game]):
@@ -408,12 +459,13 @@ class _Search:
 # -- summary ---------------------------------------------------------------------------------
 
 def _summary(deals: list[dict], seats: int) -> list[dict]:
-    """Per seat: decisions analysed (with a choice), points lost in all and per deal, marks."""
+    """Per seat: decisions analysed (with a choice), points lost (its significant costs) in all
+    and per deal, marks."""
     result = []
     for seat in range(seats):
         mine = [d for deal in deals for d in deal["decisions"]
                 if d["seat"] == seat and not d.get("forced")]
-        lost = sum(d["cost"] for d in mine)
+        lost = sum(d["cost"] for d in mine if d["significant"])
         result.append({
             "seat": seat,
             "decisions": len(mine),

@@ -4,6 +4,7 @@ refuses it."""
 
 import io
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -57,9 +58,16 @@ def test_analyse_a_broken_record_prints_one_line_and_nothing_else(tmp_path, caps
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_the_installed_command_analyses_standard_input():
-    done = subprocess.run([sys.executable, "-m", "app.cli", "analyse", "--simulations", "1", "-"],
-                          input=record_text("black_maria-05"), capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["game"] == "black_maria"
+def test_the_command_analyses_alike_in_every_process():
+    """Another process (another hash seed: sets and dicts of strings in another order) gives
+    the same analysis of the same record and seed: a server's processes agree."""
+    outputs = []
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-m", "app.cli", "analyse", "--simulations", "2", "-"],
+            input=record_text("black_maria-05"), capture_output=True, text=True, cwd=ROOT,
+            timeout=300, env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert json.loads(outputs[0])["game"] == "black_maria"
+    assert outputs[0] == outputs[1]

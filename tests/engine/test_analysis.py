@@ -15,9 +15,12 @@ from engine.analysis import (
     MARKS,
     THRESHOLDS,
     analyse,
+    analyse_deal,
+    assemble,
     certain,
     decision,
     mark,
+    significant,
 )
 from engine.black_maria import penalty
 from engine.bots.heuristic import HEURISTIC_BOTS
@@ -81,7 +84,10 @@ def check_shape(analysis: dict, record: dict) -> None:
             [made] = [c for c in d["choices"] if c["action"] == d["action"]]
             assert made["value"] == d["value"]
             assert d["cost"] >= 0 and abs(d["cost"] - (d["best_value"] - d["value"])) < 0.02
+            assert d["significant"] == (d["cost"] > 0 and (
+                d["exact"] or d["cost"] > 2 * d["error"])) or abs(d["cost"] - 2 * d["error"]) < .03
             if d["mark"] is not None:  # (the cost and error shown are rounded)
+                assert d["significant"]
                 assert d["cost"] >= THRESHOLDS[game][MARKS.index(d["mark"])] - 0.01
                 assert d["error"] is None or d["cost"] >= 2 * d["error"] - 0.02
             assert d["exact"] == (d["error"] is None)
@@ -92,6 +98,14 @@ def check_shape(analysis: dict, record: dict) -> None:
                 and not d.get("forced")]
         assert s["decisions"] == len(mine)
         assert s["marks"] == {m: sum(d["mark"] == m for d in mine) for m in MARKS}
+        assert abs(s["lost"] - sum(d["cost"] for d in mine if d["significant"])) < 0.01 * (
+            1 + len(mine))
+    for deal in analysis["deals"]:
+        for seat in range(seats):
+            assert abs(deal["lost"][seat] - sum(
+                d["cost"] for d in deal["decisions"]
+                if d["seat"] == seat and d.get("significant"))) < 0.01 * (1 + len(
+                    deal["decisions"]))
     json.dumps(analysis)  # JSON as it is
 
 
@@ -107,6 +121,8 @@ def test_marks_follow_the_games_thresholds_and_the_noise():
     # a sampled cost within two standard errors of nothing may be the sample's luck
     assert mark("black_maria", 5, 3.0) is None
     assert mark("black_maria", 0.0, 0.0) is None
+    assert significant(0.5, None) and not significant(0.0, None)
+    assert significant(3.0, 1.0) and not significant(2.0, 1.0)
 
 
 # -- hand-made positions ---------------------------------------------------------------------
@@ -333,6 +349,22 @@ def test_conformance_records_analyse_into_the_documented_shape(name):
     check_shape(analysis, record)
     total = sum(len(deal["actions"]) for deal in record["deals"])
     assert seen == [(n, total) for n in range(1, total + 1)]
+
+
+def test_deal_by_deal_the_same_analysis():
+    record = conformance("black_maria-06")
+    whole = analyse(record, simulations=2, seed=4)
+    ticks = []
+    deals = [analyse_deal(record, n, simulations=2, seed=4,
+                          progress=lambda d, t: ticks.append((d, t)))
+             for n in range(len(record["deals"]))]
+    assert deals == whole["deals"]
+    assert assemble(record, deals, simulations=2, seed=4) == whole
+    assert ticks[-1] == (len(record["deals"][-1]["actions"]),) * 2
+    with pytest.raises(ValueError):
+        assemble(record, deals[1:], simulations=2, seed=4)
+    with pytest.raises(IndexError):
+        analyse_deal(record, len(record["deals"]))
 
 
 def test_a_record_that_breaks_a_rule_is_refused_as_replay_refuses_it():
