@@ -57,6 +57,14 @@ def round_defence(points: int) -> int:
     return points - rest if rest <= 2 else points + 5 - rest
 
 
+def final_scores(raw: list[int], declaring: int, contract: int) -> tuple[int, int]:
+    """A played deal's scores from each team's ``raw`` points: the declaring team's contract,
+    won or lost; the defenders' points rounded (:func:`round_defence`)."""
+    final = [round_defence(raw[0]), round_defence(raw[1])]
+    final[declaring] = contract if raw[declaring] >= contract else -contract
+    return final[0], final[1]
+
+
 def card_points(cards) -> int:
     return sum(map(_POINTS.__getitem__, cards))
 
@@ -323,11 +331,7 @@ class BigMariageDeal(TrickDeal):
             self._finish()
 
     def _finish(self) -> None:
-        raw = self.raw_points()
-        declaring = self.declarer % 2
-        final = [round_defence(raw[0]), round_defence(raw[1])]
-        final[declaring] = self.contract if raw[declaring] >= self.contract else -self.contract
-        self.final = tuple(final)
+        self.final = final_scores(self.raw_points(), self.declarer % 2, self.contract)
         self.phase, self.over, self.turn, self.leader = "over", True, None, None
 
     handlers = {"bid": _bid, "pass": _pass, "give": _give, "contract": _contract, "play": _play}

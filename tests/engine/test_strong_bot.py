@@ -302,3 +302,61 @@ def test_the_pool_function_answers_by_its_moment_however_late_it_starts():
     assert 0.1 <= time.monotonic() - start < 0.3
     with pytest.raises(ValueError):
         think(*arguments, simulations=5, until=start + 1)
+
+
+def test_search_keeps_the_rules_bots_choice_unless_another_beats_it_clearly():
+    from engine.bots.strong.search import clearly_better
+
+    prior = {w: 0.0 for w in range(10)}
+    steady = {w: 5.0 for w in range(10)}  # better in every determinization
+    lucky = {w: 100.0 if w == 3 else -5.0 for w in range(10)}  # better on average, by luck
+    assert clearly_better(steady, prior)
+    assert not clearly_better(lucky, prior)
+    assert clearly_better(lucky, prior, confidence=0.0)
+    assert not clearly_better({0: 9.0}, {0: 0.0})  # one determinization tells nothing
+    assert not clearly_better({1: 9.0, 2: 9.0}, {3: 0.0, 4: 0.0})  # none in common
+
+
+def big_mariage_contract_position(seed: int):
+    """A Big Mariage deal the rules bots bid, stopped at the declarer's contract."""
+    rng = random.Random(seed)
+    rules = HEURISTIC_BOTS["big_mariage"]
+    while True:
+        match = new_match("big_mariage", {"target": 10 ** 6})
+        deal = match.start_deal(rng=rng)
+        while match.current is not None and deal.phase != "contract":
+            seat = match.to_act()[0]
+            match.apply(seat, rules(match.view(seat), match.moves(seat), rng))
+        if match.current is not None:
+            return match, match.to_act()[0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_big_mariage_contracts_are_scored_from_one_play_out_as_if_each_were_played(seed):
+    """The play does not depend on the contract's value: a play-out after the rules bot's
+    contract, rescored for another value, is what playing that value out gives."""
+    from engine.bots.strong.search import play_out, played_out
+
+    match, seat = big_mariage_contract_position(seed)
+    model, view, moves = MODELS["big_mariage"], match.view(seat), match.moves(seat)
+    prior = model.parse(HEURISTIC_BOTS["big_mariage"](view, moves, random.Random(0)))
+    candidates = model.candidates(view, moves, prior)
+    assert candidates[0] == prior
+    assert [c["value"] for c in candidates[1:]] == [v for v in moves["contract"]
+                                                    if v != prior["value"]]
+    rescore = model.rescorer(view, moves)
+    world = next(model.worlds(view, model.knowledge(view), random.Random(seed)))
+    once = played_out(model, world, seat, prior, view["options"], 7, {}, time.perf_counter,
+                      None)
+    for candidate in candidates[:: max(1, len(candidates) // 8)]:
+        assert rescore(once, candidate, seat) == play_out(
+            model, world, seat, candidate, view["options"], 7, {}, time.perf_counter, None)
+    assert model.rescorer(view, {"play": ["7S"]}) is None  # only the contract is rescored
+
+
+def test_big_mariage_search_plays_to_come_out_of_the_deal_ahead():
+    model = MODELS["big_mariage"]
+    assert model.outcome([100, 40], 0) == 60 and model.outcome([100, 40], 1) == -60
+    assert model.utility(60) > model.utility(0) + 60 and model.utility(0) == 0
+    assert model.utility(-10) < -10
+    assert MODELS["marjolet"].utility(-10) == -10  # points alone elsewhere

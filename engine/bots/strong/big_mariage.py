@@ -8,24 +8,40 @@ a seat without a declared marriage in a suit did not hold its king and queen tog
 contract. During the bidding, the bids: a hand is kept more readily when it would have bid as
 the seat did by the rules bot's valuation (a hint, not a rule: people bid otherwise).
 
-Candidates: bids are a pass, the lowest bid and two jumps; a give is any card to any seat but
-that of the nines, eights and sevens of a suit only the lowest (they are alike); a contract is
-the winning bid or one of a few raises.
+Candidates: a bid is a pass or the lowest bid (jumps, tried once, were mostly noise: a jump to
+200 that failed); a give is any card to any seat but that of the nines, eights and sevens of a
+suit only the lowest (they are alike); a contract is any legal value: the play that follows
+does not depend on it, so each determinization is played out once and scored for every value
+(``rescorer``), the value chosen from the spread of the points the declaring team takes rather
+than from a handful of play-outs each.
+
+What search plays for: the margin, and coming out of the deal ahead (``WIN_BONUS``). The rules
+bots pass a third of the deals in (nobody scores); a bid or a pass stands as soon as its average
+is the better (``confidence``), for search's bids to find the deals worth declaring.
 """
 
 from __future__ import annotations
 
 import random
 
-from ...big_mariage import BID_STEP, MARRIAGE_POINTS, MAX_BID, MIN_BID, BigMariageDeal
+from ...big_mariage import (
+    BID_STEP,
+    MARRIAGE_POINTS,
+    MAX_BID,
+    MIN_BID,
+    BigMariageDeal,
+    final_scores,
+)
 from ...cards import SUITS
 from ..big_mariage import would_bid
 from .inference import Knowledge, tricks_seen
 from .model import Model, with_prior
 
-#: Raises above the lowest bid worth trying, and above the winning bid for the contract.
-BID_JUMPS = (0, 10, 20)
-CONTRACT_RAISES = (0, 5, 10, 15, 20, 30, 40, 60, 80, 100)
+#: Raises above the lowest bid worth trying.
+BID_JUMPS = (0,)
+#: What scoring more than the other team in a deal is worth besides the margin: the bot plays
+#: to come out of each deal ahead, not only for points.
+WIN_BONUS = 60
 #: How much less likely a hand is kept when a bid or pass of its seat does not fit it.
 UNLIKE_BID = 0.25
 #: Ranks without card points, alike enough that only the lowest of a suit is worth giving.
@@ -88,15 +104,31 @@ class BigMariageModel(Model):
             worth = [c for c in cards if c[0] not in BLANKS or lowest_blank[c[1]] == c]
             return with_prior(prior, [{"type": "give", "card": c, "to": to}
                                       for c in worth for to in moves["give"]["to"]], self.parse)
-        if "contract" in moves:
-            lowest = moves["contract"][0]
-            return with_prior(prior, [{"type": "contract", "value": lowest + raised}
-                                      for raised in CONTRACT_RAISES
-                                      if lowest + raised in moves["contract"]], self.parse)
+        if "contract" in moves:  # every value: one play-out scores them all (rescorer)
+            return with_prior(prior, [{"type": "contract", "value": value}
+                                      for value in moves["contract"]], self.parse)
         return super().candidates(view, moves, prior)
+
+    def confidence(self, view: dict, moves: dict) -> float:
+        # the rules bot passes too readily (a third of its deals are thrown in): search's bid
+        # or pass stands as soon as its average is the better
+        return 0.0 if "bid" in moves else super().confidence(view, moves)
+
+    def rescorer(self, view: dict, moves: dict):
+        if "contract" not in moves:
+            return None
+
+        def rescore(deal: BigMariageDeal, candidate, seat: int) -> float:
+            # the play does not depend on the contract's value: only the scoring does
+            scores = final_scores(deal.raw_points(), deal.declarer % 2, candidate["value"])
+            return self.outcome(list(scores), seat)
+        return rescore
 
     def outcome(self, scores: list[int], seat: int) -> float:
         return scores[seat % 2] - scores[1 - seat % 2]
+
+    def utility(self, outcome: float) -> float:
+        return outcome + WIN_BONUS * ((outcome > 0) - (outcome < 0))
 
 
 def _voids(tricks: list, calls: list) -> dict[int, set[str]]:

@@ -11,6 +11,9 @@ from ...games import GAMES
 from ..heuristic import HEURISTIC_BOTS
 from .inference import Knowledge, Place
 
+#: How many standard errors of the paired differences search's best must beat the prior by,
+#: unless a model says otherwise for a decision (:meth:`Model.confidence`).
+CONFIDENCE = 1.0
 #: How many placements a model's checks may turn down in a row before search takes one anyway
 #: (checks that read how people bid can be wrong).
 PLAUSIBLE_TRIES = 8
@@ -61,12 +64,28 @@ class Model:
         every legal action."""
         return with_prior(prior, expand_moves(moves), self.parse)
 
+    def confidence(self, view: dict, moves: dict) -> float:
+        """How many standard errors search's best must beat the prior by (search.py)."""
+        return CONFIDENCE
+
+    def rescorer(self, view: dict, moves: dict):
+        """For a decision whose candidates change only how the deal's end is scored (the
+        play that follows is the same), ``rescore(deal, candidate, seat) -> outcome`` of a
+        deal played out after the prior: search then plays each determinization out once and
+        scores it for every candidate. None (the default): each candidate is played out."""
+        return None
+
     def parse(self, action: dict) -> Action:
         return GAMES[self.game].deal_type.schema.parse(action)
 
     def outcome(self, scores: list[int], seat: int) -> float:
-        """How good a deal's ``scores`` are for ``seat`` (higher is better)."""
+        """How good a deal's ``scores`` are for ``seat`` (higher is better), in points."""
         raise NotImplementedError
+
+    def utility(self, outcome: float) -> float:
+        """What search maximises, of an :meth:`outcome`: the outcome itself unless a game
+        weighs more than points (Big Mariage: coming out of the deal ahead)."""
+        return outcome
 
     def play_out(self, deal: Deal, options: dict, rng: random.Random,
                  memory: dict) -> list[int] | None:

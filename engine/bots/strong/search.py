@@ -27,7 +27,7 @@ from typing import Callable
 
 from ...actions import Action
 from ...core import Deal
-from .model import Model
+from .model import CONFIDENCE, Model
 
 
 @dataclass(frozen=True)
@@ -42,10 +42,6 @@ class Budget:
     def __post_init__(self):
         if (self.simulations is None) == (self.seconds is None):
             raise ValueError("search by simulations or by seconds, not both")
-
-
-#: How many standard errors of the paired differences search's best must beat the prior by.
-CONFIDENCE = 1.0
 
 
 class _OutOfTime(Exception):
@@ -65,12 +61,26 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
     if knowledge.certain:  # nothing hidden: one determinization tells all
         rounds, simulations = 1, len(candidates)
     totals = [0.0] * len(candidates)
-    #: each candidate's outcome in each determinization it was played out in, by number
+    #: each candidate's utility in each determinization it was played out in, by number
     outcomes: list[dict[int, float]] = [{} for _ in candidates]
     alive = list(range(len(candidates)))
     seat, options = view["seat"], view["options"]
     played = 0  # determinizations every alive candidate was played out in
     memory: dict = {}  # what the play-outs of this decision share
+    rescore = model.rescorer(view, moves)
+    if rescore is not None:  # one play-out tells every candidate's outcome
+        rounds = 0
+        try:
+            while played < (simulations or math.inf):
+                deal = played_out(model, next(worlds), seat, prior, options,
+                                  rng.getrandbits(32), memory, budget.clock, deadline)
+                for i, candidate in enumerate(candidates):
+                    result = model.utility(rescore(deal, candidate, seat))
+                    outcomes[i][played] = result
+                    totals[i] += result
+                played += 1
+        except _OutOfTime:
+            pass
     try:
         for done in range(rounds):
             if simulations is not None:
@@ -84,9 +94,10 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
                 world, seed = next(worlds), rng.getrandbits(32)
                 results = [play_out(model, world, seat, candidates[i], options, seed, memory,
                                     budget.clock, deadline) for i in alive]
-                for i, result in zip(alive, results):
-                    totals[i] += result
+                for i, outcome in zip(alive, results):
+                    result = model.utility(outcome)
                     outcomes[i][played + n] = result
+                    totals[i] += result
                 n += 1
             played += n
             if done < rounds - 1:
@@ -98,13 +109,15 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
         return candidates[0]
     best = max(alive, key=lambda i: (totals[i], -i))
     if best and candidates[0] == prior and not knowledge.certain \
-            and not clearly_better(outcomes[best], outcomes[0]):
+            and not clearly_better(outcomes[best], outcomes[0],
+                                   model.confidence(view, moves)):
         return prior
     return candidates[best]
 
 
-def clearly_better(these: dict[int, float], those: dict[int, float]) -> bool:
-    """Whether outcomes ``these`` beat ``those`` by more than ``CONFIDENCE`` standard errors,
+def clearly_better(these: dict[int, float], those: dict[int, float],
+                   confidence: float = CONFIDENCE) -> bool:
+    """Whether outcomes ``these`` beat ``those`` by more than ``confidence`` standard errors,
     over the determinizations both were played out in (paired: the same cards, the same random
     numbers)."""
     differences = [these[w] - those[w] for w in these.keys() & those.keys()]
@@ -112,7 +125,7 @@ def clearly_better(these: dict[int, float], those: dict[int, float]) -> bool:
         return False
     mean = statistics.fmean(differences)
     error = statistics.stdev(differences) / math.sqrt(len(differences))
-    return mean > CONFIDENCE * error if error else mean > 0
+    return mean > confidence * error if error else mean > 0
 
 
 def play_out(model: Model, world: Deal, seat: int, action: Action, options: dict, seed: int,
@@ -124,3 +137,14 @@ def play_out(model: Model, world: Deal, seat: int, action: Action, options: dict
     deal.apply(seat, action)
     scores = model.play_out(deal, options, random.Random(seed), memory)
     return model.outcome(deal.scores() if scores is None else scores, seat)
+
+
+def played_out(model: Model, world: Deal, seat: int, action: Action, options: dict, seed: int,
+               memory: dict, clock, deadline: float | None) -> Deal:
+    """``world`` after ``action``, played out to its end (for a model's rescorer)."""
+    if deadline is not None and clock() >= deadline:
+        raise _OutOfTime
+    deal = world.copy()
+    deal.apply(seat, action)
+    model.play_out(deal, options, random.Random(seed), memory)
+    return deal
