@@ -18,6 +18,8 @@
 # MUTATION_JOBS (default: the number of cores) is how many mutants are tried at once.
 # MUTATION_REV (server mode): a commit to measure instead of the working tree, e.g. HEAD while
 # others have changes under way (mutmut stops when a test fails without a mutant).
+# MUTATION_SELECT (server mode): globs that narrow a run to some of the selection, e.g.
+# 'app.rooms.state.* app.protocol.*'; as without it, only mutants with no result are tried.
 # The conformance records are looked for in ../shared/conformance (CARDROOM_CONFORMANCE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,7 +67,9 @@ EOF
         # tests run .venv/bin/cardroom from the root of the copy that mutmut runs them in
         mkdir -p "$work/mutants" && ln -sfn "$root/.venv" "$work/mutants/.venv"
     fi
-    if [ $# -eq 0 ]; then
+    if [ $# -eq 0 ] && [ -n "${MUTATION_SELECT:-}" ]; then
+        read -ra selected <<< "$MUTATION_SELECT"
+    elif [ $# -eq 0 ]; then
         mapfile -t selected < <(.venv/bin/python -c 'import sys, tomllib
 print("\n".join(tomllib.load(open(sys.argv[1], "rb"))["tool"]["cardroom-mutation"]["mutants"]))' scripts/mutation-server.toml)
     else

@@ -49,7 +49,11 @@ async def test_a_name_is_held_by_its_key_and_guests_keep_away_from_it(server):
             {"name": anna, "key": None}
         taken = await http.post("/api/me", json={"name": anna})
         assert taken.status_code == 409 and taken.json()["reason"] == "name_claimed"
-        assert taken.json()["params"]["suggestion"] == f"{anna} 2"
+        assert taken.json()["params"] == {"name": anna, "suggestion": f"{anna} 2"}
+        # the name suggested is one nobody has
+        assert (await http.post("/api/me", json={"name": f"{anna} 2"})).status_code == 201
+        again = await http.post("/api/me", json={"name": anna})
+        assert again.json()["params"] == {"name": anna, "suggestion": f"{anna} 3"}
         code = await create_room(server.http, "marjolet", ["open", "open"])
         guest = await http.post(f"/api/rooms/{code}/join", json={"name": anna})
         assert guest.status_code == 409 and guest.json()["reason"] == "name_claimed"
@@ -84,7 +88,8 @@ async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_to
         # a name someone has, claimed or not, cannot be taken by a rename
         other = listed[0]["players"][1]["name"]
         clash = await http.patch("/api/me", json={"name": other}, headers={"X-Player-Key": key})
-        assert clash.status_code == 409 and clash.json()["params"]["suggestion"] == f"{other} 2"
+        assert clash.status_code == 409
+        assert clash.json()["params"] == {"name": other, "suggestion": f"{other} 2"}
 
 
 @pytest.mark.parametrize("name, reason", [
@@ -248,3 +253,54 @@ async def test_standings_count_the_matches_of_the_chosen_people_best_first(serve
             record["won"] += match.game.side(x) in match.winners
     assert {pair: {k: r[k] for k in ("played", "won")} for pair, r in pairs.items()} == \
         expected_pairs
+
+
+async def test_standings_break_ties_by_fewer_matches_then_the_better_average(server):
+    """Best first: more matches won, then fewer played, then the better average per deal (the
+    higher; in Black Maria alone, the fewer penalties), then the name; a person with no deal
+    among the others comes after everyone with as many wins and matches. Two one-deal Black
+    Maria matches: in each, two people lose at once with different penalties."""
+    t = tag()
+    p, q, r, s, u, z = (f"{n} {t}" for n in ("Cat", "Ann", "Dan", "Eve", "Bob", "Fay"))
+    kept = []
+    for seed, names in ((2, [p, q, r]), (4, [r, s, u]), (1, [z, f"x {t}", f"y {t}"])):
+        match = played("black_maria", seed, {"target": 1})
+        stored(server, match, names)
+        kept.append((match, names))
+    chosen = [p, q, r, s, u, z]
+
+    def figures(name):  # over the matches shared with another chosen person
+        rows = [(m, names.index(name)) for m, names in kept
+                if name in names and sum(n in chosen for n in names) > 1]
+        points = sum(sum(sc[m.game.side(seat)] for sc in m.deal_scores()) for m, seat in rows)
+        deals = sum(len(m.deal_scores()) for m, _ in rows)
+        return {"won": sum(m.game.side(seat) in m.winners for m, seat in rows),
+                "played": len(rows), "average": points / deals if deals else None}
+
+    expected = {name: figures(name) for name in chosen}
+    # the premise: a tie of wins and matches that only the average breaks, and no deal for z
+    assert expected[p]["won"] == expected[q]["won"] and expected[p]["played"] == \
+        expected[q]["played"] and expected[p]["average"] != expected[q]["average"]
+    assert expected[z]["average"] is None and expected[z]["played"] == 0
+
+    def best_first(lower_is_better):
+        def key(name):
+            e, average = expected[name], expected[name]["average"]
+            if average is None:
+                average = float("inf")
+            elif not lower_is_better:
+                average = -average
+            return (-e["won"], e["played"], average, name)
+        return sorted(chosen, key=key)
+
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for game in (None, "black_maria"):
+            params = {"players": ",".join(chosen), **({"game": game} if game else {})}
+            table = (await http.get("/api/standings", params=params)).json()
+            assert [row["name"] for row in table["standings"]] == \
+                best_first(game == "black_maria"), game
+        # one person asked: all their matches; two: only the matches they shared
+        alone = (await http.get("/api/standings", params={"players": r})).json()
+        pair = (await http.get("/api/standings", params={"players": f"{r},{s}"})).json()
+    assert [row["played"] for row in alone["standings"]] == [2]
+    assert {row["name"]: row["played"] for row in pair["standings"]} == {r: 1, s: 1}

@@ -11,7 +11,7 @@ import pytest
 from app import protocol
 from app.protocol import Act, Chat, Hello, Refusal, Standin
 from app.web.i18n import LANGUAGES, strings
-from engine import new_match
+from engine import EngineError, new_match
 from engine.errors import REASONS as ENGINE_REASONS
 
 
@@ -68,6 +68,23 @@ def test_a_message_that_is_not_what_its_type_says_is_refused_with_a_reason(messa
     assert refused.value.message == protocol.REASONS[reason].format(**refused.value.params)
 
 
+@pytest.mark.parametrize("message, params", [
+    ({"type": "dance"}, {"type": "dance"}),
+    ({}, {"type": "None"}),
+    ({"type": "d" * 100}, {"type": "d" * 40}),
+    ({"type": "standin", "seat": "1"}, {"seat": "'1'"}),
+    ({"type": "standin", "seat": "s" * 100}, {"seat": repr("s" * 100)[:20]}),
+    ({"type": "standin", "seat": 1, "bot": 3}, {"field": "bot"}),
+])
+def test_a_refusal_names_what_was_sent_cut_short(message, params):
+    """The person reads which type, seat or field was wrong; a long value sent is not echoed
+    back whole (40 characters of a type, 20 of a seat)."""
+    with pytest.raises(Refusal) as refused:
+        protocol.parse(message)
+    assert refused.value.params == params
+    assert str(refused.value) == refused.value.message  # what a log or a traceback shows
+
+
 def test_an_engine_refusal_keeps_its_reason_and_params_under_its_protocol_code():
     match = new_match("black_maria", {"target": 1})
     match.start_deal(list(match.game.pack.cards), dealer=0)
@@ -89,6 +106,32 @@ def test_an_engine_refusal_keeps_its_reason_and_params_under_its_protocol_code()
                      "params": {"count": 3}, "message": "you must pass exactly 3 cards",
                      "id": "id-1"}
     json.dumps(frame)  # JSON-ready as it is
+
+
+def test_each_kind_of_engine_refusal_has_its_protocol_code_and_status():
+    """What a page says and which HTTP status a REST call gets follow the code: a move out of
+    turn is not_your_turn (409), options or a pack the engine cannot use are bad_field (422)."""
+    refusals = {}
+    match = new_match("marjolet", {})
+    match.start_deal(list(match.game.pack.cards), dealer=0)
+    waiting = 1 - match.current.leader
+    attempts = {
+        "out of turn": lambda: match.apply(waiting, {"type": "play",
+                                                     "card": match.current.hands[waiting][0]}),
+        "options": lambda: new_match("marjolet", {"dance": 1}),
+        "pack": lambda: new_match("marjolet", {}).start_deal(
+            list(match.game.pack.cards)[:-1], dealer=0),
+    }
+    for what, attempt in attempts.items():
+        with pytest.raises(EngineError) as refused:
+            attempt()
+        refusals[what] = Refusal.of_engine(refused.value)
+    assert [(r.code, r.reason, r.http_status) for r in refusals.values()] == [
+        ("not_your_turn", "not_your_turn", 409), ("bad_field", "unknown_option", 422),
+        ("bad_field", "bad_pack", 422)]
+    # raised on, or logged, it reads as its message, as any refusal does
+    assert [str(r) for r in refusals.values()] == [r.message for r in refusals.values()]
+    assert refusals["options"].message == "marjolet has no option 'dance'"
 
 
 def test_refusals_map_to_http_statuses():
@@ -128,6 +171,7 @@ def test_a_name_is_normalised_and_its_length_counted_in_characters_a_person_sees
         with pytest.raises(Refusal) as refused:
             protocol.person_name(too_long)
         assert refused.value.reason == "name_too_long"
+        assert refused.value.params == {"count": protocol.NAME_MAX}  # the page says the most
 
 
 def test_a_chat_line_loses_control_and_text_direction_characters_but_its_line_breaks():

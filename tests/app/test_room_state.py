@@ -205,3 +205,33 @@ def test_an_event_of_another_process_that_does_not_fit_is_refused(broken):
 def test_a_player_is_found_at_their_own_seat_only():
     state = RoomState(snapshot([], None))
     assert [state.seat_of_player(p) for p in (1, 2, 3)] == [0, 1, None]
+
+
+def test_a_rematch_stored_by_another_process_is_followed_from_its_first_action():
+    """A new match numbers its actions from 0 again (another process checks each action's
+    number against its own count)."""
+    first, deal, events = played(None)
+    assert first.finished  # target 1: one deal ends it
+    state = RoomState(snapshot(events, deal))
+    rematch, rematch_deal, rematch_events = played(4, seed=2)
+    seq = state.seq
+    tail = [StoredEvent(seq + 1, "match", {"match": 8, "number": 2}),
+            StoredEvent(seq + 2, "deal", {"match": 8, "deal": 0, "dealer": rematch_deal.dealer})]
+    tail += [StoredEvent(seq + 3 + i, "action", {**e.data, "match": 8}, e.client_id)
+             for i, e in enumerate(rematch_events)]
+    assert state.apply_tail(Tail(events=tail, deals={(8, 0): rematch_deal}))
+    assert (state.match_id, state.action_count, state.seq) == (8, 4, seq + 6)
+    assert state.status == "playing" and state.match.view(EVERYONE) == rematch.view(EVERYONE)
+
+
+def test_a_big_mariage_deal_of_another_process_is_dealt_with_its_kitty():
+    match = new_match("big_mariage", {})
+    deal = match.start_deal(rng=random.Random(3))
+    seats = PEOPLE + [StoredSeat("bot", bot="rules")]
+    state = RoomState(Snapshot(room=StoredRoom(5, "ABCDEF", "big_mariage", {}, None, "t"),
+                               seats=seats, match=StoredMatch(7, 1, {}), seq=2,
+                               match_event_seq=1))
+    stored = StoredDeal(0, deal.dealer, list(deal.deck), list(deal.kitty))
+    event = StoredEvent(3, "deal", {"match": 7, "deal": 0, "dealer": deal.dealer})
+    assert state.apply_tail(Tail(events=[event], deals={(7, 0): stored}))
+    assert state.match.view(EVERYONE) == match.view(EVERYONE)

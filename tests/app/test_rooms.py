@@ -122,6 +122,26 @@ async def test_each_change_of_room_or_chat_reaches_the_next_state(table):
     assert seats[0].state["room"] == room.describe()
 
 
+async def test_the_others_are_told_at_once_when_a_person_leaves_and_comes_back(table):
+    """PRESENCE: a person's last connection gone, or back, reaches the others without waiting
+    for the next state (the page shows the seat away); and each state sent carries the event
+    number of the frame that brings it."""
+    room, seats, tokens = table
+    room.detach(seats[2].conn)
+    gone = {"type": "presence", "seat": 2, "connected": False}
+    await settled(room, lambda: all(gone in seat.messages for seat in seats[:2]),
+                  "told the others seat 2 is away")
+    seats[2] = Seat()
+    await room.attach(seats[2].conn, tokens[2], None)
+    back = {"type": "presence", "seat": 2, "connected": True}
+    await settled(room, lambda: all(back in seat.messages for seat in seats[:2]),
+                  "told the others seat 2 is back")
+    await act(room, seats)
+    framed = [m for seat in seats for m in seat.messages if m.get("state")]
+    assert {m["type"] for m in framed} == {"welcome", "event"}
+    assert all(m["state"]["seq"] == m["seq"] for m in framed)
+
+
 async def test_every_seat_gets_the_state_of_its_own_seat(table):
     """Frames are built once per seat and shared by that seat's connections only: each one
     holds its seat's own view (its hand, its pass), never another seat's."""
