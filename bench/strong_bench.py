@@ -4,6 +4,7 @@
         [--clock cpu|wall] [--workers 2] [--out FILE]      # play, appending to FILE
     .venv/bin/python bench/strong_bench.py GAME --report [--out FILE]   # figures of FILE
     .venv/bin/python bench/strong_bench.py --speed [--seconds 5]      # simulations a second
+    .venv/bin/python bench/strong_bench.py --latency [--seconds 1] [--decisions 100] [--workers 1]
 
 Duplicate: every deal is played once per seat (Marjolet, Black Maria) or partnership (Big
 Mariage) of the strong bot, the same cards dealt by the same dealer, so that the luck of the
@@ -26,11 +27,18 @@ The strong bot thinks ``--seconds`` per decision on ``--clock``: ``cpu`` (defaul
 time of its own process, one core, whatever else the machine runs; ``wall`` is the server's
 clock. Each result is appended to ``--out`` as one JSON line as soon as it is played, so that a
 long run can be watched (``--report``) and resumed (sets already there are not played again).
+
+``--latency``: how long the server waits for the strong bot's answer, the time it is due by
+being its think time (``--seconds``, 1 by default as in the server): decisions of rules-bot
+deals asked through the server's own process pool (``app.rooms.thinking``), ``--workers``
+processes kept busy, wall clock from the call to the answer (p99 against the think time plus
+50 ms).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import multiprocessing
@@ -122,6 +130,10 @@ def interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def quantile(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def show(name: str, values: list[float], percent: bool = False, target: str = "") -> None:
     mean, low, high = interval(values)
     k = 100 if percent else 1
@@ -138,10 +150,10 @@ def report(game: str, results: list[dict]) -> None:
     cpu = sorted(t for r in results for t in r["cpu"])
     wall = sorted(t for r in results for t in r["wall"])
     if cpu:
-        pick = lambda ts, q: ts[min(len(ts) - 1, int(q * len(ts)))]  # noqa: E731
         print(f"  strong bot decisions: {len(cpu)}; CPU s per decision median "
-              f"{pick(cpu, .5):.3f}, p99 {pick(cpu, .99):.3f}, max {cpu[-1]:.3f}; wall median "
-              f"{pick(wall, .5):.3f}, p99 {pick(wall, .99):.3f}, max {wall[-1]:.3f}")
+              f"{quantile(cpu, .5):.3f}, p99 {quantile(cpu, .99):.3f}, max {cpu[-1]:.3f}; "
+              f"wall median {quantile(wall, .5):.3f}, p99 {quantile(wall, .99):.3f}, "
+              f"max {wall[-1]:.3f}")
 
 
 def side_scores(game: str, play_: dict, deal: list[int]) -> tuple[int, int]:
@@ -223,6 +235,50 @@ def simulations_per_second(game: str, seconds: float) -> tuple[float, float]:
     return simulations / playing, worlds / building
 
 
+# -- answering in time ----------------------------------------------------------------------
+
+async def latencies(game: str, seconds: float, decisions: int,
+                    workers: int) -> list[float]:
+    """Wall time of the strong bot's answers as the server's driver waits for them: through
+    its process pool (``app.rooms.thinking.Thinkers``, ``workers`` processes, started before),
+    ``seconds`` of think time, from the call to the answer, over ``decisions`` decisions of
+    rules-bot deals with a choice (the first ``workers`` decisions at once, then one at a
+    time as each answers, as busy tables would ask)."""
+    from app.rooms.thinking import Thinkers
+    from app.settings import Settings
+
+    rng, rules, model = random.Random(2), bot_for(game, "rules"), MODELS[game]
+    asked = []
+    while len(asked) < decisions:
+        match = new_match(game, {"target": 10 ** 6})
+        match.start_deal(rng=rng)
+        while match.current is not None and len(asked) < decisions:
+            seat = match.to_act()[0]
+            view, moves = match.view(seat), match.moves(seat)
+            prior = model.parse(rules(view, moves, rng))
+            if len(model.candidates(view, moves, prior)) > 1:
+                asked.append((view, moves))
+            match.apply(seat, prior)
+    thinkers = Thinkers(Settings(think_workers=workers))
+    times: list[float] = []
+
+    async def ask(queue: list) -> None:
+        while queue:
+            view, moves = queue.pop()
+            start = time.perf_counter()
+            await thinkers.decide(game, view, moves, len(queue), seconds)
+            times.append(time.perf_counter() - start)
+
+    try:
+        await thinkers._ready()
+        await asyncio.gather(*(ask(asked) for _ in range(workers)))
+    finally:
+        thinkers.close()
+    if thinkers.fallbacks:
+        print(f"  ({thinkers.fallbacks} answers were the rules bot's: the pool failed)")
+    return sorted(times)
+
+
 # -- running ---------------------------------------------------------------------------------
 
 def load(path: pathlib.Path) -> list[dict]:
@@ -249,7 +305,19 @@ def main() -> None:
     parser.add_argument("--out")
     parser.add_argument("--report", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--latency", action="store_true")
+    parser.add_argument("--decisions", type=int, default=100)
     args = parser.parse_args()
+    if args.latency:
+        seconds = args.seconds or 1.0
+        print(f"strong bot answers through the server's process pool ({args.workers} "
+              f"workers), {seconds} s think time, wall time from the call to the answer:")
+        for game in GAMES:
+            ts = asyncio.run(latencies(game, seconds, args.decisions, args.workers))
+            print(f"  {game:12} {len(ts)} decisions: median {quantile(ts, .5):.3f} s, p99 "
+                  f"{quantile(ts, .99):.3f} s, max {ts[-1]:.3f} s (budget + 50 ms: "
+                  f"{seconds + .05:.3f} s)")
+        return
     if args.speed:
         print("search, one core (CPU time), over the decisions of rules-bot deals:")
         for game in GAMES:
