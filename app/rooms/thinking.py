@@ -36,6 +36,9 @@ log = logging.getLogger("cardroom.rooms")
 SEAT_BOTS = (*BOT_KINDS, "strong")
 #: Seconds past its moment a call may take before the rules bot answers instead.
 GRACE = 1.0
+#: Seconds before its moment search stops: the play-out under way ends, and the answer travels
+#: back to the event loop, by the moment.
+RESERVE = 0.02
 #: Seconds the pool may take to start (the forkserver imports the engine once, and every
 #: worker is forked from it) before the rules bot answers instead.
 STARTING = 30.0
@@ -115,7 +118,7 @@ class Thinkers:
         try:
             pool = await asyncio.wait_for(self._ready(), STARTING)
             future = asyncio.get_running_loop().run_in_executor(
-                pool, think, game, view, moves, seed, None, None, until)
+                pool, think, game, view, moves, seed, None, None, until - RESERVE)
             return await asyncio.wait_for(future, max(0.0, until - time.monotonic()) + GRACE)
         except Exception as error:  # a broken pool, one too slow, one that did not start
             self.fallbacks += 1
