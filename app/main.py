@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from .fanout import Broadcaster, LocalBroadcaster
+from .ops.analyst import Analyst
 from .ops.stalls import StallWatch
 from .protocol import Limited, Refusal
 from .rooms import RoomRegistry
@@ -46,9 +47,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rooms.start()
         stalls = StallWatch()
         stalls.start()
+        analyst = app.state.analyst = Analyst(settings, store) if settings.analysis else None
+        if analyst is not None:
+            analyst.start()
         try:
             yield
         finally:
+            if analyst is not None:
+                await analyst.close()
             stalls.stop()
             await rooms.close()
             store.close()

@@ -49,6 +49,18 @@ class Settings(BaseSettings):
     #: core. Their priority is lowered by THINK_NICE so that the tables' own work comes first.
     think_workers: int = 0
     think_nice: int = 5
+    #: Post-match analysis (docs/analysis.md#server): every match that finishes is analysed
+    #: when true (else only when someone asks on its page); play-outs per choice (unset: the
+    #: game's default quality); each process runs one analysis at a time in a process of its
+    #: own at this lower priority, looks for work every ANALYSIS_POLL seconds and renews its
+    #: hold on the one it runs; another process takes an analysis over whose hold is older than
+    #: ANALYSIS_STALE seconds (a restart, a crash). ANALYSIS=false: this process runs none.
+    analysis: bool = True
+    analyse_finished: bool = False
+    analysis_simulations: int | None = None
+    analysis_nice: int = 10
+    analysis_poll: float = 5.0
+    analysis_stale: float = 120.0
     #: Chat line length limit.
     chat_max: int = 300
     #: Seconds after which a room nobody is connected to and nothing drives is dropped from

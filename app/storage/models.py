@@ -156,3 +156,27 @@ def match_actions(match: MatchRow) -> Select:
             .order_by(RoomEvent.seq))
 
 
+
+
+class MatchAnalysis(Base):
+    """A finished match's post-match analysis (engine/analysis.py, docs/analysis.md): asked
+    for, under way in one process (``worker``, alive while ``heartbeat`` is renewed), done
+    (``result``) or failed (``error``). ``deals``: the entries of the deals analysed so far,
+    from which a process that takes a stale analysis over resumes."""
+
+    __tablename__ = "match_analyses"
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    #: "queued", "running", "done" or "failed"
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    simulations: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seed: Mapped[int] = mapped_column(Integer, default=0)
+    #: decisions analysed so far, of ``total`` (0 until a process has read the record)
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    deals: Mapped[list] = mapped_column(JSON, default=list)
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    worker: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    heartbeat: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    requested: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

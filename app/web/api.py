@@ -16,7 +16,7 @@ from engine import GAMES, BadOptions
 from ..protocol import MatchDetail, MatchSummary, Refusal, RoomInfo, person_name
 from ..rooms.registry import TARGET_MAX
 from ..rooms.thinking import SEAT_BOTS, think_time
-from ..storage import history, players
+from ..storage import analyses, history, players
 from .deps import LimitsDep, Registry, SettingsDep, StoreDep, in_session
 from .limits import address
 from .people import me_or_refuse, named
@@ -185,3 +185,41 @@ async def finished_record(store, match_id: int) -> dict:
 async def match_record(match_id: int, store: StoreDep):
     return JSONResponse(await finished_record(store, match_id), headers={
         "Content-Disposition": f'attachment; filename="cardroom-match-{match_id}.json"'})
+
+
+class AskAnalysis(BaseModel):
+    again: bool = Field(False, description="work a done or failed analysis out anew")
+
+
+@router.get("/matches/{match_id}/analysis")
+async def match_analysis(match_id: int, store: StoreDep, result: bool = True):
+    """A finished match's post-match analysis (docs/analysis.md#server): ``status`` null (none
+    asked for), queued, running (``done`` of ``total`` decisions), done (``result``, the
+    analysis of ``cardroom analyse``) or failed (``error``). ``result=false``: the progress
+    alone."""
+    found = await in_session(store, lambda s: analyses.get(s, match_id, result)) \
+        if 0 < match_id <= history.MAX_ID else None
+    if found is None:
+        raise Refusal("no_match", "no_match", id=match_id)
+    if found is history.RUNNING:
+        raise Refusal("running", "running")
+    return found
+
+
+@router.post("/matches/{match_id}/analysis", status_code=202)
+async def ask_analysis(match_id: int, store: StoreDep, request: Request,
+                       body: AskAnalysis | None = None):
+    """Ask for a finished match's analysis, worked out in the background (one at a time per
+    match, by whichever server process takes it); its progress is GET's."""
+    again = bool(body and body.again)
+    now = datetime.now(timezone.utc)
+    found = await asyncio.to_thread(store.transact, lambda s: analyses.request(
+        s, match_id, now, again=again)) if 0 < match_id <= history.MAX_ID else None
+    if found is None:
+        raise Refusal("no_match", "no_match", id=match_id)
+    if found is history.RUNNING:
+        raise Refusal("running", "running")
+    analyst = getattr(request.app.state, "analyst", None)
+    if analyst is not None:
+        analyst.poke()
+    return found

@@ -1,0 +1,176 @@
+"""Post-match analyses in the background: never on the event loop.
+
+Each server process runs one :class:`Analyst` (``ANALYSIS=false``: none). It looks for an
+analysis nobody holds (``app/storage/analyses.py``: asked for on a match's page or, with
+``ANALYSE_FINISHED``, for every match that finished), takes it, and works it out deal by deal
+in a process of its own (``engine.analysis.analyse_deal``: CPU work, seconds a deal, at a lower
+priority), keeping each deal in the database as it is done and renewing its hold meanwhile. The
+result is put together from the deals (``assemble``) and stored with its status in one
+statement. A process that stops in the middle leaves the deals it kept: once its hold is stale
+(``ANALYSIS_STALE``) another process, or the same one restarted, takes the analysis over and
+resumes from them; a process that lost its hold stores nothing more. The same seed and quality
+give the same analysis in whichever process, so a resumed analysis is the one that would have
+been.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import secrets
+import socket
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import datetime, timedelta, timezone
+
+from engine.analysis import analyse_deal, assemble
+
+from ..settings import Settings
+from ..storage import analyses
+
+log = logging.getLogger("cardroom.analysis")
+
+
+def _lower_priority(nice: int) -> None:
+    if nice:
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Analyst:
+    """One process's background analyses (see the module's docstring)."""
+
+    def __init__(self, settings: Settings, store):
+        self.settings, self.store = settings, store
+        self.worker = f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.stale = timedelta(seconds=settings.analysis_stale)
+        self.pool: ProcessPoolExecutor | None = None
+        self.task: asyncio.Task | None = None
+        self.started = _now()
+        self._wake = asyncio.Event()
+        #: analyses this process finished, and those it lost to another process
+        self.finished = self.lost = 0
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._loop(), name="analyst")
+
+    def poke(self) -> None:
+        """Look for work now (an analysis was just asked for)."""
+        self._wake.set()
+
+    async def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except asyncio.CancelledError:
+                pass
+            self.task = None
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+    async def _db(self, work):
+        """``work(session)`` in one transaction, in a worker thread."""
+        return await asyncio.to_thread(self.store.transact, work)
+
+    def _read(self, work):
+        with self.store.sessions() as session:
+            return work(session)
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                if not await self.step():
+                    try:
+                        await asyncio.wait_for(self._wake.wait(), self.settings.analysis_poll)
+                    except asyncio.TimeoutError:
+                        pass
+                    self._wake.clear()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("analysis: a step failed")
+                await asyncio.sleep(self.settings.analysis_poll)
+
+    async def step(self) -> bool:
+        """Take one analysis nobody holds and run it: whether there was one."""
+        now = _now()
+        if self.settings.analyse_finished:
+            since = self.started - self.stale
+            await self._db(lambda s: analyses.queue_finished(s, since, now))
+        if not await asyncio.to_thread(self._read, lambda s: analyses.waiting(s, now,
+                                                                             self.stale)):
+            return False
+        match_id = await self._db(lambda s: analyses.claim(s, self.worker, now, self.stale))
+        if match_id is None:
+            return False
+        await self.run(match_id)
+        return True
+
+    async def run(self, match_id: int) -> None:
+        """Work out the analysis this process holds, from the deals already kept."""
+        worker = self.worker
+        work = await self._db(lambda s: analyses.work(s, match_id, worker))
+        if work is None:
+            return
+        record, simulations, seed = work["record"], work["simulations"], work["seed"]
+        simulations = simulations or self.settings.analysis_simulations
+        deals = work["deals"]
+        sizes = [len(deal.get("actions", ())) for deal in record["deals"]]
+        total = sum(sizes)
+        beating = asyncio.create_task(self._beat(match_id))
+        try:
+            loop = asyncio.get_running_loop()
+            for number in range(len(deals), len(sizes)):
+                entry = await loop.run_in_executor(self._pool(), analyse_deal, record, number,
+                                                   simulations, seed)
+                deals = [*deals, entry]
+                done = sum(sizes[:len(deals)])
+                kept = await self._db(lambda s, deals=deals, done=done: analyses.save_deal(
+                    s, match_id, worker, _now(), deals, done, total))
+                if not kept:
+                    self.lost += 1
+                    return
+            result = await loop.run_in_executor(self._pool(), assemble, record, deals,
+                                                simulations, seed)
+            if await self._db(lambda s: analyses.finish(s, match_id, worker, _now(), result,
+                                                        total)):
+                self.finished += 1
+            else:
+                self.lost += 1
+        except asyncio.CancelledError:
+            raise
+        except BrokenProcessPool:  # the process died (killed?): the hold goes stale, and
+            log.exception("analysis: its process died")  # the analysis is taken over
+            self.pool = None
+        except Exception as error:
+            log.exception("analysis of match %s failed", match_id)
+            said = f"{type(error).__name__}: {error}"
+            await self._db(lambda s: analyses.fail(s, match_id, worker, _now(), said))
+        finally:
+            beating.cancel()
+
+    async def _beat(self, match_id: int) -> None:
+        every = max(0.05, self.settings.analysis_stale / 4)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self._db(lambda s: analyses.beat(s, match_id, self.worker, _now()))
+            except Exception:
+                log.exception("analysis: a heartbeat failed")
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority, initargs=(self.settings.analysis_nice,))
+        return self.pool
