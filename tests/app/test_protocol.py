@@ -178,12 +178,20 @@ def test_a_chat_line_loses_control_and_text_direction_characters_but_its_line_br
     assert protocol.chat_line(" hi\u202e there\u2066\x1b\x00\n\tbye\u200f ", 300) == \
         "hi there\n\tbye"
     assert protocol.chat_line("Zoe\u0301", 3) == "Zo\u00e9"
-    with pytest.raises(Refusal) as refused:
-        protocol.chat_line("\u202e\x00 ", 300)
-    assert refused.value.reason == "chat_empty"
-    with pytest.raises(Refusal) as refused:
-        protocol.chat_line("\U0001F1EB\U0001F1F7" * 4, 3)  # four flags
-    assert refused.value.reason == "chat_too_long"
-    with pytest.raises(Refusal) as refused:
-        protocol.chat_line(["text"], 300)
-    assert refused.value.reason == "chat_not_text"
+    for text, reason, params in [("\u202e\x00 ", "chat_empty", {}),
+                                 ("\U0001F1EB\U0001F1F7" * 4, "chat_too_long", {"count": 3}),
+                                 (["text"], "chat_not_text", {})]:
+        with pytest.raises(Refusal) as refused:
+            protocol.chat_line(text, 3 if reason == "chat_too_long" else 300)  # 4 flags: long
+        assert (refused.value.code, refused.value.reason, refused.value.params) == \
+            ("bad_field", reason, params)
+
+
+def test_a_limit_reached_is_refused_with_429_and_when_to_try_again():
+    limited = protocol.Limited("limit_chat", 7)
+    assert (limited.code, limited.reason, limited.http_status) == ("rate_limited", "limit_chat",
+                                                                     429)
+    assert limited.retry_after == 7 and limited.params == {"seconds": 7}
+    assert str(limited) == limited.message == "too many messages in the chat; try again in 7 s"
+    assert protocol.Limited("limit_room_sockets", 2, count=5).params == {"seconds": 2,
+                                                                         "count": 5}
