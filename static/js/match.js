@@ -2,6 +2,7 @@
 import { t, el, actionText, pageData } from "./common.js";
 import { renderSheet } from "./sheet.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
+import { startAnalysis, showMark } from "./analysis.js";
 
 const match = pageData("match-data");
 const names = match.players.map((p) => (p.bot ? t("bot.name", { n: p.seat + 1 }) : p.name));
@@ -9,6 +10,13 @@ const names = match.players.map((p) => (p.bot ? t("bot.name", { n: p.seat + 1 })
 // opposite each other, as the table's SEAT.team says.
 const teams = match.teams ? [[0, 2], [1, 3]] : null;
 const $ = (id) => document.getElementById(id);
+
+// The post-match analysis: its marks show in the replay once it is there.
+let analysis = null;
+let redraw = () => {};
+if ($("analysis") && match.status === "finished") {
+  startAnalysis($("analysis"), match, names, (result) => { analysis = result; redraw(); });
+}
 
 renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [], finished: match.status === "finished", caption: false });
 
@@ -42,7 +50,9 @@ async function startReplay() {
     const line = $("rp-action");
     line.replaceChildren(...(f.action ? actionText(f.seat, f.action, names) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
     line.append(" · ", t("replay.totals", { totals: f.totals.join(" : ") }));
+    if ($("rp-mark")) showMark($("rp-mark"), analysis, frames, i, names);
   };
+  redraw = () => show(i);
   const dealStart = (dir) => {
     const cur = frames[i].deal;
     if (dir < 0) {

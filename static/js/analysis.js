@@ -1,0 +1,133 @@
+// The match page's post-match analysis (docs/analysis.md): its progress, a summary per
+// player, a chart of where the points were lost, and each replay step's mark.
+import { t, el, actionText } from "./common.js";
+
+const MARKS = ["inaccuracy", "mistake", "blunder"];
+const SVG = "http://www.w3.org/2000/svg";
+const COLOURS = ["#2a6fdb", "#d9480f", "#2b8a3e", "#ae3ec9"];
+
+function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+/** The analysis section of ``match`` (a finished match), into ``box``; ``onResult(result)``
+ * once an analysis is there (the replay shows its marks). */
+export function startAnalysis(box, match, names, onResult) {
+  const status = el("p", { class: "an-status", "data-testid": "analysis-status" });
+  const ask = el("button", { type: "button", class: "button", "data-testid": "analysis-ask", hidden: true });
+  const summary = el("div", { class: "scroll", "data-testid": "analysis-summary" });
+  const chart = el("div", { class: "chart-box", "data-testid": "analysis-chart" });
+  box.append(status, ask, summary, chart);
+  const url = `/api/matches/${match.id}/analysis`;
+  let timer = null;
+
+  async function load() {
+    clearTimeout(timer);
+    const r = await fetch(url);
+    if (!r.ok) { status.textContent = t("error.generic"); return; }
+    show(await r.json());
+  }
+
+  function show(a) {
+    ask.hidden = true;
+    if (a.status === null || a.status === "failed") {
+      status.textContent = t(a.status === null ? "analysis.none" : "analysis.failed");
+      ask.textContent = t(a.status === null ? "analysis.ask" : "analysis.again");
+      ask.hidden = false;
+      return;
+    }
+    if (a.status === "queued" || a.status === "running") {
+      status.textContent = a.status === "queued" ? t("analysis.queued")
+        : t("analysis.running", { done: a.done, total: a.total });
+      timer = setTimeout(load, 2000);
+      return;
+    }
+    status.textContent = t("analysis.done");
+    ask.textContent = t("analysis.again");
+    ask.hidden = false;
+    renderSummary(summary, a.result, names);
+    renderChart(chart, a.result, names);
+    onResult(a.result);
+  }
+
+  ask.onclick = async () => {
+    ask.hidden = true;
+    const again = ask.textContent === t("analysis.again");
+    const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ again }) });
+    if (!r.ok) { status.textContent = t("error.generic"); return; }
+    summary.replaceChildren();
+    chart.replaceChildren();
+    onResult(null);
+    load();
+  };
+  load();
+}
+
+function renderSummary(box, result, names) {
+  const head = el("tr", {}, el("th", { text: t("analysis.player") }), el("th", { text: t("analysis.decisions") }),
+    el("th", { text: t("analysis.lost") }), el("th", { text: t("analysis.lost_per_deal") }),
+    ...MARKS.map((m) => el("th", { text: t("analysis.marks." + m) })));
+  const rows = result.summary.map((s) => el("tr", { "data-testid": "analysis-row" },
+    el("td", { text: names[s.seat] }), el("td", { text: String(s.decisions) }),
+    el("td", { text: s.lost.toFixed(1) }), el("td", { text: s.lost_per_deal.toFixed(1) }),
+    ...MARKS.map((m) => el("td", { class: "mark-" + m, text: String(s.marks[m]) }))));
+  box.replaceChildren(el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+}
+
+/** Every decision with a choice along the match, its cost upwards (a dot a decision, in its
+ * player's colour, ringed when marked), the deals apart: where each deal turned. */
+function renderChart(box, result, names) {
+  const points = [];
+  for (const deal of result.deals) {
+    for (const d of deal.decisions) if (!d.forced) points.push({ deal: deal.deal, d });
+  }
+  if (!points.length) { box.replaceChildren(); return; }
+  const width = 640, height = 160, pad = 24;
+  const top = Math.max(1, ...points.map((p) => p.d.cost));
+  const x = (i) => pad + (i + 0.5) * (width - 2 * pad) / points.length;
+  const y = (cost) => height - pad - cost / top * (height - 2 * pad);
+  const parts = [svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "an-axis" })];
+  points.forEach((p, i) => {
+    if (i && points[i - 1].deal !== p.deal) {
+      const at = (x(i - 1) + x(i)) / 2;
+      parts.push(svg("line", { x1: at, x2: at, y1: pad / 2, y2: height - pad, class: "an-deal" }));
+    }
+    const dot = svg("circle", { cx: x(i), cy: y(p.d.cost), r: p.d.mark ? 4 : 2,
+      fill: COLOURS[p.d.seat % COLOURS.length], class: p.d.mark ? "an-dot mark-" + p.d.mark : "an-dot" },
+    svg("title", {}, `${t("analysis.deal", { n: p.deal + 1 })} · ${names[p.d.seat]} · ${p.d.cost}`));
+    parts.push(dot);
+  });
+  parts.push(svg("text", { x: pad, y: pad / 2 + 4, class: "an-label" }, `${top.toFixed(0)}`));
+  const legend = el("p", { class: "an-legend" }, ...names.map((n, s) =>
+    el("span", { class: "an-key", dataset: { seat: String(s) } }, `● ${n} `)));
+  box.replaceChildren(el("h3", { text: t("analysis.chart") }),
+    svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("analysis.chart"), class: "an-chart" }, ...parts),
+    legend);
+  legend.querySelectorAll(".an-key").forEach((k) => k.classList.add("seat-" + k.dataset.seat));
+}
+
+/** The mark line of replay frame ``i`` (``frames`` as /replay gives them), into ``line``. */
+export function showMark(line, result, frames, i, names) {
+  line.replaceChildren();
+  line.className = "rp-mark";
+  const f = frames[i];
+  if (!result || !f || !f.action) return;
+  const first = frames.findIndex((g) => g.deal === f.deal);
+  const index = i - first - 1;
+  const deal = result.deals[f.deal];
+  const d = deal && deal.decisions.find((x) => x.index === index);
+  if (!d || d.forced) return;
+  if (!d.mark) {
+    if (d.cost === 0) line.append(t("analysis.best"), d.exact ? ` · ${t("analysis.exact")}` : "");
+    return;
+  }
+  line.classList.add("mark-" + d.mark);
+  line.append(t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: d.cost.toFixed(1) }),
+    " · ", t("analysis.better"), " ", ...actionText(d.seat, d.best, names),
+    " · ", t("analysis.values", { made: d.value.toFixed(1), best: d.best_value.toFixed(1) }),
+    d.exact ? ` · ${t("analysis.exact")}` : "");
+}

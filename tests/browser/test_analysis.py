@@ -1,0 +1,81 @@
+"""The post-match analysis on the match page (issue 28): asked for with its button, its
+progress, then a summary per player and the chart; in the replay, a marked decision shows its
+mark, the better choice and what each was worth."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import httpx
+import pytest
+
+from tests.browser.conftest import shot
+
+
+@pytest.fixture(scope="module")
+def analysed_server(tmp_path_factory):
+    """A live server whose analyses are quick (two determinizations a choice), holding one
+    finished Black Maria match of the rules bots."""
+    from app.ops.seeds import store_match
+    from app.storage.store import Store
+    from engine import new_match
+    from engine.bots.heuristic import HEURISTIC_BOTS
+    from tests.conftest import LiveServer, fresh_sqlite
+
+    url = fresh_sqlite(tmp_path_factory, "analysisdb")
+    rng, rules = random.Random(12), HEURISTIC_BOTS["black_maria"]
+    match = new_match("black_maria", {"target": 10})
+    while not match.finished:
+        match.start_deal(rng=rng)
+        while match.current is not None:
+            seat = match.to_act()[0]
+            match.apply(seat, rules(match.view(seat), match.moves(seat), rng))
+    store = Store(url)
+    try:
+        match_id = store.transact(lambda s: store_match(
+            s, "ANALYSED", match, ["Anna", "Boris", "Clara"],
+            datetime.now(timezone.utc) - timedelta(hours=1)))
+    finally:
+        store.close()
+    server = LiveServer(url, analysis_simulations=2, analysis_poll=0.2).start()
+    server.match_id = match_id
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
+        analysed_server, new_page, lang):
+    live, match_id = analysed_server, analysed_server.match_id
+    page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
+    page.goto(f"{live.http}/lang/{lang}?next=/matches/{match_id}")
+    section = page.get_by_test_id("analysis")
+    status = page.get_by_test_id("analysis-status")
+    if lang == "en":
+        status.filter(has_text="not been analysed").wait_for()
+        page.get_by_test_id("analysis-ask").click()
+    # done: a row per player in the summary, and the chart
+    page.get_by_test_id("analysis-row").first.wait_for(timeout=240_000)
+    assert page.get_by_test_id("analysis-row").count() == 3
+    assert section.locator("svg.an-chart circle").count() > 10
+    result = httpx.get(f"{live.http}/api/matches/{match_id}/analysis").json()["result"]
+    frames = httpx.get(f"{live.http}/api/matches/{match_id}/replay").json()["frames"]
+    marked = [(deal["deal"], d) for deal in result["deals"] for d in deal["decisions"]
+              if d.get("mark")]
+    assert marked, "no decision marked: pick another match"
+    deal, decision = marked[0]
+    first = next(i for i, f in enumerate(frames) if f["deal"] == deal)
+    page.get_by_test_id("replay-where").wait_for()
+    for _ in range(first + decision["index"] + 1):
+        page.keyboard.press("ArrowRight")
+    mark = page.get_by_test_id("replay-mark")
+    words = {"en": {"mistake": "Mistake", "blunder": "Blunder", "inaccuracy": "Inaccuracy"},
+             "ru": {"mistake": "Ошибка", "blunder": "Грубая ошибка",
+                    "inaccuracy": "Неточность"}}[lang]
+    text = mark.inner_text()
+    assert text.startswith(words[decision["mark"]]), text
+    assert f"{decision['cost']:.1f}" in text and ("better:" in text or "лучше:" in text)
+    assert f"mark-{decision['mark']}" in mark.get_attribute("class")
+    shot(page, f"analysis-{lang}")
+    assert not page.errors
