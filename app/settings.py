@@ -91,6 +91,8 @@ class Settings(BaseSettings):
     limit_joins: str = "30/minute;200/hour"
     #: WebSocket connections one address may open (reconnections included).
     limit_sockets: str = "60/minute;600/hour"
+    #: Post-match analyses one address may ask for (each is minutes of a core's work).
+    limit_analyses: str = "10/hour;30/day"
     #: Chat lines one seat may say, whatever the number of its connections.
     limit_chat: str = "10/10 seconds;120/hour"
     #: WebSocket connections open at once from one address, and to one room (each process).

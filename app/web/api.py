@@ -207,10 +207,11 @@ async def match_analysis(match_id: int, store: StoreDep, result: bool = True):
 
 
 @router.post("/matches/{match_id}/analysis", status_code=202)
-async def ask_analysis(match_id: int, store: StoreDep, request: Request,
+async def ask_analysis(match_id: int, store: StoreDep, request: Request, limits: LimitsDep,
                        body: AskAnalysis | None = None):
     """Ask for a finished match's analysis, worked out in the background (one at a time per
     match, by whichever server process takes it); its progress is GET's."""
+    await limits.check("analyses", address(request))
     again = bool(body and body.again)
     now = datetime.now(timezone.utc)
     found = await asyncio.to_thread(store.transact, lambda s: analyses.request(

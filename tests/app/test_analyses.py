@@ -224,3 +224,21 @@ def test_with_analyse_finished_every_match_that_finished_is_analysed(sqlite_url)
         assert store.transact(lambda s: analyses.get(s, match_id))["status"] == "done"
     finally:
         store.close()
+
+
+def test_analyses_asked_for_are_limited_per_address(sqlite_url):
+    store = Store(sqlite_url)
+    try:
+        match_id = stored(store, played("black_maria", {"target": 10}, 10))
+    finally:
+        store.close()
+    limited = Settings(database_url=sqlite_url, analysis=False, limits=True,
+                       limit_analyses="2/minute")
+    with TestClient(create_app(limited)) as client:
+        path = f"/api/matches/{match_id}/analysis"
+        assert client.post(path).status_code == 202
+        assert client.post(path).status_code == 202
+        refused = client.post(path)
+        assert refused.status_code == 429 and refused.json()["reason"] == "limit_analyses"
+        assert int(refused.headers["Retry-After"]) >= 1
+        assert client.get(path).status_code == 200  # looking is not limited
