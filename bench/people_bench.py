@@ -115,6 +115,11 @@ def run(url: str, args) -> None:
 
     upgrade(url)
     seconds = fill(url, args.matches)
+    if args.db == "postgres":  # as autovacuum would have by then: years of play are analysed
+        store = Store(url)
+        with store.engine.begin() as connection:
+            connection.exec_driver_sql("ANALYZE")
+        store.close()
     print(f"{args.matches} matches stored in {seconds:.0f} s ({args.db})")
     live = LiveServer(url).start()
     try:
