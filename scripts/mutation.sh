@@ -116,7 +116,7 @@ EOF
 fi
 
 # The figures, from mutmut's own results (mutants/**/*.py.meta), by module; the mutants shown
-# equivalent are those named in docs/mutation.md's "Equivalent mutants" section. In the server
+# equivalent are those named in docs/mutation.md's "Equivalent mutants" sections. In the server
 # mode only the selected mutants count (scripts/mutation-server.toml).
 .venv/bin/python - "$target" "$work/mutants" scripts/mutation-server.toml <<'EOF'
 import collections, fnmatch, json, pathlib, re, sys, tomllib
@@ -127,8 +127,10 @@ STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests"
           24: "timeout", -24: "timeout", 152: "timeout", 255: "timeout", 37: "killed", None: "not checked"}
 doc = pathlib.Path("docs/mutation.md")
 text = doc.read_text() if doc.exists() else ""
-section = text.split("## Equivalent mutants", 1)[1].split("\n## ", 1)[0] if "## Equivalent mutants" in text else ""
-equivalent = set(re.findall(r"`((?:engine|app)\.[^`\s]+__mutmut_\d+)`", section))
+# every section whose title begins "Equivalent mutants" (the engine's, the server's)
+equivalent = {name for part in re.split(r"^#+ ", text, flags=re.M)
+              if part.startswith("Equivalent mutants")
+              for name in re.findall(r"`((?:engine|app)\.[^`\s]+__mutmut_\d+)`", part)}
 if target == "server":
     patterns = tomllib.load(open(server_config, "rb"))["tool"]["cardroom-mutation"]["mutants"]
     counted = lambda name: any(fnmatch.fnmatchcase(name, p) for p in patterns)

@@ -4,6 +4,7 @@ without a database, sockets or an event loop."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -130,6 +131,9 @@ def test_what_a_seat_sees_of_an_action_and_of_the_room():
     room = state.describe({0}, {"turn_left": None, "turn_seat": None})
     assert [s["connected"] for s in room["seats"]] == [True, False, True]  # a bot always is
     assert room["seats"][2]["name"] == "Bot 3" and room["match"] == {"id": 7, "number": 1}
+    # the kind of bot that plays a seat: a bot's, a stand-in's for a person away
+    state.seat_changed(state.seq + 1, 1, standin=True, bot="random")
+    assert [s["bot"] for s in state.describe(set(), {})["seats"]] == [None, "random", "rules"]
     assert state.seat_of_token("t1") == 1 and state.seat_of_token("t9") is None
 
 
@@ -202,6 +206,14 @@ def test_an_event_of_another_process_that_does_not_fit_is_refused(broken):
     assert state.match.deals == [] and len(state.seats) == 3
 
 
+def test_a_rooms_think_time_outlives_a_rebuild():
+    """The strong bots' think time chosen for the room, not the server's default, after the
+    state is rebuilt from the database."""
+    snap = snapshot([], None)
+    state = RoomState(replace(snap, room=replace(snap.room, think_time=2.5)))
+    assert state.think_time == 2.5 and state.describe(set(), {})["think_time"] == 2.5
+
+
 def test_a_player_is_found_at_their_own_seat_only():
     state = RoomState(snapshot([], None))
     assert [state.seat_of_player(p) for p in (1, 2, 3)] == [0, 1, None]
@@ -235,3 +247,7 @@ def test_a_big_mariage_deal_of_another_process_is_dealt_with_its_kitty():
     event = StoredEvent(3, "deal", {"match": 7, "deal": 0, "dealer": deal.dealer})
     assert state.apply_tail(Tail(events=[event], deals={(7, 0): stored}))
     assert state.match.view(EVERYONE) == match.view(EVERYONE)
+    # ROOM tells the partnerships: seats 0 and 2 against 1 and 3 (Black Maria has none)
+    assert [seat["team"] for seat in state.describe(set(), {})["seats"]] == [0, 1, 0, 1]
+    assert {seat["team"] for seat in RoomState(snapshot([], None)).describe(
+        set(), {})["seats"]} == {None}

@@ -190,3 +190,31 @@ async def test_the_next_deal_comes_once_every_person_at_the_table_asked_for_it(t
     with pytest.raises(Refusal) as refused:
         await room.ready(None)
     assert refused.value.code == "not_seated"
+
+
+async def test_a_room_rebuilt_from_the_database_still_sends_a_person_what_they_missed(table):
+    """After the replica is rebuilt (a failed write, another process's events), a person
+    coming back with the last event they saw gets exactly the events since, as long as that
+    event is of the running match; an older one gets the state alone. Its match is the
+    room's first: number 1."""
+    room, seats, tokens = table
+    assert seats[0].state["room"]["match"]["number"] == 1
+    before_match = room.state.match_event_seq - 2  # the match starts at match_event_seq
+    room.detach(seats[2].conn)
+    seen = room.state.seq
+    await act(room, seats)  # seats 0 and 1 pass their cards
+    await act(room, seats)
+    assert room.state.seq == seen + 2  # the two passes
+    async with room.lock:
+        await room.reload()
+    for since, missed in ((seen, [seen + 1, seen + 2]), (before_match, None)):
+        back = Seat()
+        await room.attach(back.conn, tokens[2], since)
+        welcome = back.messages[0]
+        assert welcome["type"] == "welcome" and welcome["state"]["room"]["match"]["number"] == 1
+        if missed is None:
+            assert welcome["missed"] is None
+        else:
+            assert [(m["seq"], m["event"]["kind"]) for m in welcome["missed"]] == \
+                [(seq, "action") for seq in missed]
+        room.detach(back.conn)
