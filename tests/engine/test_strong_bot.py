@@ -360,3 +360,28 @@ def test_big_mariage_search_plays_to_come_out_of_the_deal_ahead():
     assert model.utility(60) > model.utility(0) + 60 and model.utility(0) == 0
     assert model.utility(-10) < -10
     assert MODELS["marjolet"].utility(-10) == -10  # points alone elsewhere
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_big_mariage_bids_are_searched_with_how_far_the_seat_would_go(seed):
+    """A bid is compared as the rules bot would go on bidding and as bidding on to each
+    ceiling: in the play-outs of a ceiling, the seat bids while the lowest bid is within it."""
+    rng = random.Random(seed)
+    match = new_match("big_mariage", {"target": 10 ** 6})
+    match.start_deal(rng=rng)
+    seat = match.to_act()[0]
+    model, view, moves = MODELS["big_mariage"], match.view(seat), match.moves(seat)
+    prior = model.parse(HEURISTIC_BOTS["big_mariage"](view, moves, random.Random(0)))
+    plans = model.plans(view, moves, prior)
+    assert plans[0] == (prior, None) and [a for a, _ in plans] == \
+        model.candidates(view, moves, prior) + [{"type": "bid", "value": 60}] * 4
+    world = next(model.worlds(view, model.knowledge(view), rng))
+    for action, plan in plans[2:]:
+        deal = world.copy()
+        deal.apply(seat, action)
+        model.play_out(deal, view["options"], random.Random(1), {}, plan)
+        assert deal.over
+        own = [bid for who, bid in deal.bids if who == seat]
+        assert all(bid == "pass" or bid <= plan[1] for bid in own)
+        if own[-1] == "pass":  # it stopped only when the bidding went beyond its ceiling
+            assert [bid for _, bid in deal.bids if bid != "pass"][-1] + 5 > plan[1]

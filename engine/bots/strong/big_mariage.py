@@ -15,6 +15,10 @@ does not depend on it, so each determinization is played out once and scored for
 (``rescorer``), the value chosen from the spread of the points the declaring team takes rather
 than from a handful of play-outs each.
 
+A bid is searched with how far the seat would go on bidding: as the rules bot would (its
+valuation of the hand), and bidding on up to each of a few ceilings (``plans``): in play-outs
+where the rules bot bid for it, a bid it would fight for looked no better than a pass.
+
 What search plays for: the margin, and coming out of the deal ahead (``WIN_BONUS``). The rules
 bots pass a third of the deals in (nobody scores); a bid or a pass stands as soon as its average
 is the better (``confidence``), for search's bids to find the deals worth declaring.
@@ -39,6 +43,10 @@ from .model import Model, with_prior
 
 #: Raises above the lowest bid worth trying.
 BID_JUMPS = (0,)
+#: How far above the lowest bid the seat may go on bidding in a play-out, each a plan of its
+#: own: in the play-outs the rules bot bids for it only while its hand's valuation allows,
+#: so that a bid it would fight for looked no better than a pass.
+BID_CEILINGS = (0, 20, 40, 80)
 #: What scoring more than the other team in a deal is worth besides the margin: the bot plays
 #: to come out of each deal ahead, not only for points.
 WIN_BONUS = 60
@@ -113,6 +121,35 @@ class BigMariageModel(Model):
         # the rules bot passes too readily (a third of its deals are thrown in): search's bid
         # or pass stands as soon as its average is the better
         return 0.0 if "bid" in moves else super().confidence(view, moves)
+
+    def plans(self, view: dict, moves: dict, prior) -> list:
+        if "bid" not in moves:
+            return super().plans(view, moves, prior)
+        plans = super().plans(view, moves, prior)  # the prior and the other, as the rules bot
+        lowest = moves["bid"][0]
+        bid = self.parse({"type": "bid", "value": lowest})
+        return plans + [(bid, (view["seat"], lowest + raised)) for raised in BID_CEILINGS
+                        if lowest + raised <= MAX_BID]
+
+    def play_out(self, deal: BigMariageDeal, options: dict, rng: random.Random,
+                 memory: dict, plan=None) -> None:
+        if plan is None:
+            return super().play_out(deal, options, rng, memory)
+        seat, ceiling = plan  # it bids the lowest bid while that is at most the ceiling
+        policy, game = self.policy, self.game
+        while not deal.over:
+            actor = deal.turn
+            moves = deal.moves(actor)
+            if actor == seat and deal.phase == "bidding":
+                bids = moves.get("bid") or []
+                action = {"type": "bid", "value": bids[0]} if bids and bids[0] <= ceiling \
+                    else {"type": "pass"}
+            else:
+                view = {"game": game, "seat": actor, "options": options, "moves": moves,
+                        "deal": deal.view(actor)}
+                action = policy(view, moves, rng)
+            deal.apply(actor, action)
+        return None
 
     def rescorer(self, view: dict, moves: dict):
         if "contract" not in moves:

@@ -51,7 +51,7 @@ class MarjoletModel(Model):
         return MarjoletDeal.from_view(view["options"], deal, hands, placement["stock"])
 
     def play_out(self, deal: MarjoletDeal, options: dict, rng: random.Random,
-                 memory: dict) -> list[int] | None:
+                 memory: dict, plan=None) -> list[int] | None:
         policy = self.policy
         # Each seat draws the same cards whoever wins the tricks (the stock is in random order
         # either way): the candidates of a decision, which change who wins, are then compared

@@ -87,12 +87,19 @@ class Model:
         weighs more than points (Big Mariage: coming out of the deal ahead)."""
         return outcome
 
+    def plans(self, view: dict, moves: dict, prior: Action) -> list[tuple[Action, object]]:
+        """What search compares: each candidate with a *plan* for the seat's own later
+        decisions in the play-outs (None: as :attr:`policy` would), the prior first with
+        None. Default: :meth:`candidates`, without plans."""
+        return [(action, None) for action in self.candidates(view, moves, prior)]
+
     def play_out(self, deal: Deal, options: dict, rng: random.Random,
-                 memory: dict) -> list[int] | None:
-        """Play ``deal`` to its end, every seat as :attr:`policy` would. ``memory`` is kept by
-        search for the play-outs of one decision, to share what they may (a transposition
-        table). A model that works out the end rather than playing it returns the deal's
-        final scores (as far as :meth:`outcome` tells them apart); None: ``deal.scores()``."""
+                 memory: dict, plan=None) -> list[int] | None:
+        """Play ``deal`` to its end, every seat as :attr:`policy` would (and as ``plan``
+        says, one of :meth:`plans`'). ``memory`` is kept by search for the play-outs of one
+        decision, to share what they may (a transposition table). A model that works out the
+        end rather than playing it returns the deal's final scores (as far as :meth:`outcome`
+        tells them apart); None: ``deal.scores()``."""
         policy, game = self.policy, self.game
         while not deal.over:
             turn = deal.turn

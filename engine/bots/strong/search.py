@@ -52,7 +52,8 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
     """The action search finds best for ``view``'s seat, among ``moves``."""
     deadline = None if budget.seconds is None else budget.clock() + budget.seconds
     prior = model.parse(model.policy(view, moves, random.Random(0)))
-    candidates = model.candidates(view, moves, prior)
+    plans = model.plans(view, moves, prior)
+    candidates = [action for action, _ in plans]
     if len(candidates) == 1:
         return candidates[0]
     knowledge = model.knowledge(view)
@@ -93,7 +94,7 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
             while not round_over(n):
                 world, seed = next(worlds), rng.getrandbits(32)
                 results = [play_out(model, world, seat, candidates[i], options, seed, memory,
-                                    budget.clock, deadline) for i in alive]
+                                    budget.clock, deadline, plans[i][1]) for i in alive]
                 for i, outcome in zip(alive, results):
                     result = model.utility(outcome)
                     outcomes[i][played + n] = result
@@ -108,7 +109,7 @@ def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Bu
     if not played:
         return candidates[0]
     best = max(alive, key=lambda i: (totals[i], -i))
-    if best and candidates[0] == prior and not knowledge.certain \
+    if best and plans[0] == (prior, None) and not knowledge.certain \
             and not clearly_better(outcomes[best], outcomes[0],
                                    model.confidence(view, moves)):
         return prior
@@ -129,13 +130,14 @@ def clearly_better(these: dict[int, float], those: dict[int, float],
 
 
 def play_out(model: Model, world: Deal, seat: int, action: Action, options: dict, seed: int,
-             memory: dict, clock, deadline: float | None) -> float:
-    """The outcome for ``seat`` of ``action`` in ``world``, the deal then played out."""
+             memory: dict, clock, deadline: float | None, plan=None) -> float:
+    """The outcome for ``seat`` of ``action`` in ``world``, the deal then played out (the
+    seat's later decisions as ``plan`` says, if the model made one)."""
     if deadline is not None and clock() >= deadline:
         raise _OutOfTime
     deal = world.copy()
     deal.apply(seat, action)
-    scores = model.play_out(deal, options, random.Random(seed), memory)
+    scores = model.play_out(deal, options, random.Random(seed), memory, plan)
     return model.outcome(deal.scores() if scores is None else scores, seat)
 
 
