@@ -150,7 +150,7 @@ for meta in metas:
         if status != "killed" and name in equivalent:
             status = "equivalent"
         rows[module][status] += 1
-        if status not in ("killed", "timeout", "equivalent"):
+        if status not in ("killed", "timeout", "equivalent", "not checked"):
             survivors.append(f"{name}: {status}")
 if not rows:
     raise SystemExit(f"no results in {results}: run it first")
@@ -175,6 +175,6 @@ else:
 print("\n(timeouts count as killed: the mutant made the tests loop; mutants not checked, which no"
       " run reached, are left out of the percentage)")
 if survivors:
-    print(f"\n{len(survivors)} not killed and not shown equivalent:")
+    print(f"\n{len(survivors)} tried, not killed and not shown equivalent:")
     print("\n".join("    " + s for s in survivors))
 EOF
