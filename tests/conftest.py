@@ -156,10 +156,31 @@ def server(database_url):
     live.stop()
 
 
-def pytest_terminal_summary(terminalreporter):
-    """The fuzzers' counts (tests/app/test_fuzz.py), when they ran."""
+def _fuzz_counts() -> dict[str, int]:
+    """The fuzzers' counts of this process (tests/app/test_fuzz.py), if they ran here."""
     fuzz = next((m for name, m in list(sys.modules.items()) if name.endswith("test_fuzz")), None)
-    counts = getattr(fuzz, "COUNTS", None)
+    return dict(getattr(fuzz, "COUNTS", None) or {})
+
+
+_workers_fuzz_counts: dict[str, int] = {}
+
+
+def pytest_sessionfinish(session):
+    """A pytest-xdist worker hands its fuzzers' counts to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["fuzz_counts"] = _fuzz_counts()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    for kind, count in getattr(node, "workeroutput", {}).get("fuzz_counts", {}).items():
+        _workers_fuzz_counts[kind] = _workers_fuzz_counts.get(kind, 0) + count
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fuzzers' counts, when they ran (in this process or in the workers)."""
+    counts = _fuzz_counts() or _workers_fuzz_counts
     if counts:
         terminalreporter.section("fuzzing")
         for kind, count in sorted(counts.items()):
