@@ -1,10 +1,13 @@
 // The match page's post-match analysis (docs/analysis.md): its progress, a summary per
 // player, a chart of where the points were lost, and each replay step's mark.
-import { t, el, actionText } from "./common.js";
+import { t, el, actionText, LANG } from "./common.js";
 
 const MARKS = ["inaccuracy", "mistake", "blunder"];
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#2a6fdb", "#d9480f", "#2b8a3e", "#ae3ec9"];
+const TENTHS = new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** Points to a tenth, as the page's language writes them (44.2, 44,2). */
+const tenths = (value) => TENTHS.format(value);
 
 function svg(tag, attrs, ...children) {
   const node = document.createElementNS(SVG, tag);
@@ -73,7 +76,7 @@ function renderSummary(box, result, names) {
     ...MARKS.map((m) => el("th", { text: t("analysis.marks." + m) })));
   const rows = result.summary.map((s) => el("tr", { "data-testid": "analysis-row" },
     el("td", { text: names[s.seat] }), el("td", { text: String(s.decisions) }),
-    el("td", { text: s.lost.toFixed(1) }), el("td", { text: s.lost_per_deal.toFixed(1) }),
+    el("td", { text: tenths(s.lost) }), el("td", { text: tenths(s.lost_per_deal) }),
     ...MARKS.map((m) => el("td", { class: "mark-" + m, text: String(s.marks[m]) }))));
   box.replaceChildren(el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, ...rows)));
 }
@@ -98,7 +101,7 @@ function renderChart(box, result, names) {
     }
     const dot = svg("circle", { cx: x(i), cy: y(p.d.cost), r: p.d.mark ? 4 : 2,
       fill: COLOURS[p.d.seat % COLOURS.length], class: p.d.mark ? "an-dot mark-" + p.d.mark : "an-dot" },
-    svg("title", {}, `${t("analysis.deal", { n: p.deal + 1 })} · ${names[p.d.seat]} · ${p.d.cost}`));
+    svg("title", {}, `${t("analysis.deal", { n: p.deal + 1 })} · ${names[p.d.seat]} · ${tenths(p.d.cost)}`));
     parts.push(dot);
   });
   parts.push(svg("text", { x: pad, y: pad / 2 + 4, class: "an-label" }, `${top.toFixed(0)}`));
@@ -126,8 +129,8 @@ export function showMark(line, result, frames, i, names) {
     return;
   }
   line.classList.add("mark-" + d.mark);
-  line.append(t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: d.cost.toFixed(1) }),
+  line.append(t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: tenths(d.cost) }),
     " · ", t("analysis.better"), " ", ...actionText(d.seat, d.best, names),
-    " · ", t("analysis.values", { made: d.value.toFixed(1), best: d.best_value.toFixed(1) }),
+    " · ", t("analysis.values", { best: tenths(d.best_value), made: tenths(d.value) }),
     d.exact ? ` · ${t("analysis.exact")}` : "");
 }

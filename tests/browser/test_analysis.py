@@ -75,7 +75,13 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
                     "inaccuracy": "Неточность"}}[lang]
     text = mark.inner_text()
     assert text.startswith(words[decision["mark"]]), text
-    assert f"{decision['cost']:.1f}" in text and ("better:" in text or "лучше:" in text)
+    def tenths(value: float) -> str:  # as the page's language writes a number
+        return f"{value:.1f}".replace(".", "," if lang == "ru" else ".")
+
+    assert tenths(decision["cost"]) in text and ("better:" in text or "лучше:" in text)
+    # the better choice's value, then the choice made's, each named
+    worth, made = {"en": ("worth", "the choice made"), "ru": ("оценка", "сделанный выбор")}[lang]
+    assert f"{worth} {tenths(decision['best_value'])}, {made} {tenths(decision['value'])}" in text
     assert f"mark-{decision['mark']}" in mark.get_attribute("class")
     shot(page, f"analysis-{lang}")
     assert not page.errors
