@@ -324,3 +324,15 @@ def test_a_running_match_has_no_record(db):
     with sessions() as session:
         assert history.finished_record(session, ids["M3"]) is RUNNING
         assert history.record(session, 10 ** 6) is None
+
+
+def test_a_deal_without_actions_has_none_in_the_detail_and_the_record(db):
+    """M0, just dealt: its one deal has 0 actions, and an empty list of them as a record."""
+    sessions, ids, made, _ = db
+    with sessions() as session:
+        detail = history.match_detail(session, ids["M0"])
+        stored = history.record(session, ids["M0"])
+    assert [(d["index"], d["over"], d["actions"]) for d in detail["deal_list"]] == \
+        [(0, False, 0)]
+    assert stored["deals"] == as_json(write(made["M0"][0])["deals"]) and \
+        stored["deals"][0]["actions"] == []

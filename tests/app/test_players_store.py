@@ -320,6 +320,12 @@ def test_a_players_page_shows_the_best_match_the_recent_form_and_the_timeline(db
          "won": next(w for n, _, _, _, w in seats if n == ANA)}
         for i, game, seats, day in finished]
     assert claimless["claimed"] is False
+    with sessions() as session:
+        unfinished = players.player_page(session, S[5])  # two running matches only
+    assert {k: unfinished["by_game"]["black_maria"][k] for k in (
+        "played", "deals", "win_rate", "best", "form")} == {
+        "played": 0, "deals": 1, "win_rate": None, "best": None, "form": []}
+    assert unfinished["timeline"] == [] and unfinished["opponents"] == []
     assert claimless["by_game"]["black_maria"]["best"] == {"match": mine[2], "points": 0}
 
 
@@ -377,11 +383,13 @@ def test_standings_count_only_the_matches_at_least_two_of_them_shared(db):
     with sessions() as session:
         table = players.standings(session, S + ["Nobody P"])
         alone = players.standings(session, [S[0]])
+        two = players.standings(session, [S[0], S[1]])
     assert sorted(table["standings"], key=lambda r: r["name"]) == [
         shared_standing(n, S) for n in S]
     mine = figures(TABLE, S[0])
     assert alone["standings"] == [{"name": S[0], **totals(mine), "by_game": mine}]
     assert alone["standings"][0]["played"] == 4
+    assert {r["name"]: r["played"] for r in two["standings"]} == {S[0]: 1, S[1]: 1}
     assert table["partnerships"] == [] and alone["partnerships"] == []
 
 
