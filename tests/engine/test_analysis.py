@@ -27,6 +27,7 @@ from engine.bots.heuristic import HEURISTIC_BOTS
 from engine.bots.strong import MODELS
 from engine.bots.strong.marjolet_end import EndSolver
 from engine.cards import SUITS
+from engine.core import expand_moves
 from engine.record import positions, write
 from tests.engine.test_marjolet import end_phase_match
 
@@ -60,6 +61,42 @@ def decisions_of(analysis: dict):
 def at(analysis: dict, deal: int, index: int) -> dict:
     [found] = [d for d in analysis["deals"][deal]["decisions"] if d["index"] == index]
     return found
+
+
+def deals_before_actions(record: dict) -> dict:
+    """A copy of the first deal of ``record`` before each of its actions, by the action's
+    index."""
+    before = {}
+    for position in positions(record):
+        if position.deal == 0 and position.match.current is not None:
+            following = 0 if position.index is None else position.index + 1
+            before[following] = position.match.current.copy()
+    return before
+
+
+def assert_brute_force_values(found: dict, deal, value_after) -> None:
+    """``found``, the analysis of a decision of ``found["seat"]`` in ``deal``, is exact, has
+    every legal choice, and values each as ``value_after(the deal after it, seat)`` does (a
+    brute-force search); its best value and the choice made's cost follow from those."""
+    seat = found["seat"]
+    assert found["exact"] and found["error"] is None, found
+
+    def named(action: dict) -> str:
+        return json.dumps(action, sort_keys=True)
+
+    legal = expand_moves(deal.moves(seat))
+    assert found["legal"] == len(legal)
+    assert sorted(map(named, legal)) == sorted(named(c["action"]) for c in found["choices"])
+    values = {}
+    for choice in found["choices"]:
+        after = deal.copy()
+        after.apply(seat, choice["action"])
+        values[named(choice["action"])] = value_after(after, seat)
+        assert (choice["value"], choice["samples"]) == (values[named(choice["action"])], 1), \
+            (choice, found)
+    assert found["best_value"] == max(values.values())
+    assert found["value"] == values[named(found["action"])]
+    assert found["cost"] == found["best_value"] - found["value"]
 
 
 def check_shape(analysis: dict, record: dict) -> None:
@@ -160,10 +197,7 @@ def test_marjolet_a_forced_win_thrown_away_is_a_blunder_and_exact():
     assert found["exact"] and found["kind"] == "card"
     assert found["best"]["card"] in ("AH", "TH", "KH")
     assert found["mark"] == "blunder" and found["cost"] >= 50
-    for choice in found["choices"]:
-        after = start.copy()
-        after.apply(0, choice["action"])
-        assert choice["value"] == brute_force_marjolet(after, 0), choice
+    assert_brute_force_values(found, start, brute_force_marjolet)
 
 
 def position_view(game: str, deal, seat: int, options: dict) -> dict:
@@ -225,10 +259,8 @@ def test_black_maria_taking_the_queen_when_it_could_be_left_is_a_blunder_known_e
     found = analysed("black_maria", deal, 0, options, {"type": "play", "card": "AS"})
     assert found["exact"] and found["best"]["card"] in ("4S", "3S")
     assert found["cost"] >= 13 and found["mark"] == "blunder"
-    for choice in found["choices"]:
-        after = deal.copy()
-        after.apply(0, choice["action"])
-        assert choice["value"] == -brute_force_black_maria(after, 0)[0], choice
+    assert_brute_force_values(found, deal,
+                              lambda after, seat: -brute_force_black_maria(after, seat)[seat])
     # ducking is not marked
     assert analysed("black_maria", deal, 0, options, {"type": "play", "card": "4S"})["mark"] \
         is None
@@ -302,32 +334,159 @@ def test_big_mariage_an_overbid_is_a_blunder():
 
 # -- exact endings against brute force -------------------------------------------------------
 
+#: The most cards a hand may hold at a decision checked against brute force (which searches
+#: every card of both hands, without memory: a six-card lead takes seconds).
+BRUTE_FORCE_CARDS = 5
+
+
 @pytest.mark.parametrize("seed", [5, 6])
 def test_marjolet_exact_endings_agree_with_brute_force(seed):
+    """In deals the rules bots play, every decision of the end phase, and no other, is exact,
+    and those of hands of up to five cards value each choice as brute force does."""
     record = rules_record("marjolet", seed)
     analysis = analyse(record, simulations=2, seed=seed)
     check_shape(analysis, record)
-    before = {}
-    for position in positions(record):
-        if position.index is not None and position.index + 1 < len(
-                record["deals"][0]["actions"]):
-            before[position.index + 1] = position.match.current.copy()
-        elif position.index is None:
-            before[0] = position.match.current.copy()
+    before = deals_before_actions(record)
     checked = 0
     for found in decisions_of(analysis):
         deal = before[found["index"]]
         if found.get("forced"):
             continue
         assert found["exact"] == (deal.phase == "end"), found
-        if not found["exact"] or len(deal.hands[found["seat"]]) > 4:
-            continue
-        for choice in found["choices"]:
-            after = deal.copy()
-            after.apply(found["seat"], choice["action"])
-            assert choice["value"] == brute_force_marjolet(after, found["seat"]), choice
+        if found["exact"] and len(deal.hands[found["seat"]]) <= BRUTE_FORCE_CARDS:
+            assert_brute_force_values(found, deal, brute_force_marjolet)
             checked += 1
+    assert checked >= 3
+
+
+def test_marjolet_an_ending_with_the_dix_live_agrees_with_brute_force():
+    """A hand-made end phase, hearts trumps, the dix (7 of hearts) never turned up nor
+    exchanged: it scores 10 for whoever plays it. Along perfect play after the first lead,
+    every decision with a choice, leads and answers of both seats, is exact and values each
+    choice as brute force does."""
+    match, deal = end_phase_match(["AH", "AS", "TS", "AD", "KC", "8C"],
+                                  ["7H", "8H", "KS", "9D", "7C", "9H"])
+    assert deal.dix_live and deal.dix in deal.hands[1]
+    solver = EndSolver(deal.trump)
+    match.apply(0, {"type": "play", "card": solver.best_card(deal)})
+    checked = 0
+    while match.current is not None:
+        seat = deal.turn
+        if len(deal.moves(seat)["play"]) > 1:
+            found = analysed("marjolet", deal, seat, match.options,
+                             {"type": "play", "card": deal.moves(seat)["play"][0]})
+            assert_brute_force_values(found, deal, brute_force_marjolet)
+            checked += 1
+        match.apply(seat, {"type": "play", "card": solver.best_card(deal)})
     assert checked >= 4
+    assert deal.summary()["dix"] == [{"seat": 1, "how": "played", "points": 10}]
+
+
+def brute_force_big_mariage(deal, seat: int) -> int:
+    """``seat``'s team's margin (its deal score minus the other team's) from a Big Mariage
+    ``deal`` in play when each team plays for its own margin: every legal card of every
+    player, and every trump call, to the last trick, by the engine alone, without memory."""
+    if deal.over:
+        scores = deal.scores()
+        return scores[seat % 2] - scores[1 - seat % 2]
+    actor = deal.turn
+    moves = deal.moves(actor)
+    actions = [{"type": "play", "card": card} for card in moves["play"]] + [
+        {"type": "play", "card": card, "trump": True} for card in moves.get("trump", [])]
+    values = []
+    for action in actions:
+        after = deal.copy()
+        after.apply(actor, action)
+        values.append(brute_force_big_mariage(after, seat))
+    return max(values) if actor % 2 == seat % 2 else min(values)
+
+
+#: A Big Mariage deal at the start of play, seat 0 the declarer, who gave the 7 of diamonds to
+#: seat 1, the 8 of clubs to seat 2 and the 9 of clubs to seat 3; and its first six tricks,
+#: each from its leader: seats 2 and 3 show they have no spades, seat 3 no diamonds either.
+#: At trick 7, which seat 0 leads, every seat holds two cards: its last give and one more.
+ENDING_HANDS = [["KH", "QH", "TS", "8S", "7S", "TD", "9D", "AH"],
+                ["AS", "7D", "KS", "QS", "JS", "9S", "KD", "QD"],
+                ["AD", "8C", "JD", "8D", "AC", "TC", "KC", "QC"],
+                ["TH", "9C", "JH", "9H", "8H", "7H", "JC", "7C"]]
+ENDING_TRICKS = [["TS", "9S", "QC", "7C"], ["8S", "JS", "KC", "JC"], ["KD", "8D", "7H", "9D"],
+                 ["QS", "TC", "8H", "7S"], ["KS", "AC", "9H", "AH"], ["QD", "JD", "JH", "TD"]]
+#: The marriages the default variant declares with those hands, from the declarer clockwise.
+ENDING_MARRIAGES = [{"seat": 0, "suit": "H", "points": 100}, {"seat": 1, "suit": "D", "points": 80},
+                    {"seat": 1, "suit": "S", "points": 40}, {"seat": 2, "suit": "C", "points": 60}]
+
+
+def big_mariage_ending(variant: str, contract: int, *more: dict):
+    """The deal of :data:`ENDING_HANDS` at trick 7 (then ``more`` actions), seat 0 declaring
+    ``contract`` in the marriage ``variant``, every card played through the engine."""
+    game = GAMES["big_mariage"]
+    view = {"dealer": 3, "phase": "play", "past_tricks": [], "tricks_won": [0] * 4,
+            "trick": [], "leader": 0, "turn": 0, "trump": None,
+            "bids": [[0, 120], [1, "pass"], [2, "pass"], [3, "pass"]], "high_bid": 120,
+            "high_bidder": 0, "declarer": 0, "contract": contract,
+            "marriages": ENDING_MARRIAGES if variant == "declared" else [],
+            "trump_calls": [], "kitty": ["AH", "7D", "8C", "9C"],
+            "gives": [{"to": 1, "card": "7D"}, {"to": 2, "card": "8C"},
+                      {"to": 3, "card": "9C"}]}
+    options = game.check_options({"marriages": variant})
+    deal = game.deal_type.from_view(options, view, ENDING_HANDS)
+    for card in (card for trick in ENDING_TRICKS for card in trick):
+        deal.apply(deal.turn, PLAY[card])
+    for action in more:
+        deal.apply(deal.turn, action)
+    return deal, options
+
+
+def test_big_mariage_a_lead_that_calls_trumps_known_exactly():
+    """Seat 0 knows every card by elimination (its gives, and the suits seats 2 and 3 lack):
+    leading the king or queen of hearts, it makes its contract of 120 only by calling trumps
+    with them (the hundred of the marriage, in the variant where only a call scores). Exact,
+    and every choice valued as brute force does."""
+    deal, options = big_mariage_ending("trump_only", 120)
+    assert [sorted(hand) for hand in deal.hands] == [["KH", "QH"], ["7D", "AS"], ["8C", "AD"],
+                                                   ["9C", "TH"]]
+    found = analysed("big_mariage", deal, 0, options, {"type": "play", "card": "KH"})
+    assert found["kind"] == "card" and found["best"].get("trump") is True
+    assert found["mark"] == "blunder"
+    assert_brute_force_values(found, deal, brute_force_big_mariage)
+
+
+def test_big_mariage_a_discard_that_loses_the_contract_known_exactly():
+    """Seat 0 led the king of hearts calling trumps, seat 1 discarded the 7 of diamonds: its
+    partner seat 2, without hearts, knows every card (the queen of hearts the call showed, and
+    the suits seats 1 and 3 lack). Discarding its ace of diamonds to the trick seat 3's ten
+    takes loses the contract of 210 (the default variant: every marriage declared); the 8 of
+    clubs keeps the ace for trick 8, which seat 0 trumps. Exact, as brute force values it."""
+    deal, options = big_mariage_ending("declared", 210,
+                                       {"type": "play", "card": "KH", "trump": True},
+                                       {"type": "play", "card": "7D"})
+    found = analysed("big_mariage", deal, 2, options, {"type": "play", "card": "AD"})
+    assert found["best"] == {"type": "play", "card": "8C"} and found["mark"] == "blunder"
+    assert_brute_force_values(found, deal, brute_force_big_mariage)
+
+
+@pytest.mark.parametrize("seed", [42, 63, 91])
+def test_big_mariage_exact_endings_agree_with_brute_force(seed):
+    """In deals the rules bots play (every marriage declared), the last tricks' decisions where
+    the seat knows every card by elimination are exact and value each choice as brute force
+    does; every other decision is sampled."""
+    record = rules_record("big_mariage", seed)
+    analysis = analyse(record, simulations=1, seed=seed)
+    check_shape(analysis, record)
+    before = deals_before_actions(record)
+    model = MODELS["big_mariage"]
+    checked = 0
+    for found in decisions_of(analysis):
+        if found.get("forced"):
+            continue
+        deal = before[found["index"]]
+        view = position_view("big_mariage", deal, found["seat"], record["options"])
+        known = deal.phase == "play" and certain(model.knowledge(view))
+        assert found["exact"] == known, found
+        if known:
+            assert_brute_force_values(found, deal, brute_force_big_mariage)
+            checked += 1
+    assert checked >= 1
 
 
 # -- determinism and conformance records -----------------------------------------------------
