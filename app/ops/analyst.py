@@ -29,16 +29,9 @@ from engine.analysis import analyse_deal, assemble
 
 from ..settings import Settings
 from ..storage import analyses
+from .workers import start_worker
 
 log = logging.getLogger("cardroom.analysis")
-
-
-def _lower_priority(nice: int) -> None:
-    if nice:
-        try:
-            os.nice(nice)
-        except OSError:
-            pass
 
 
 def _now() -> datetime:
@@ -172,5 +165,5 @@ class Analyst:
         if self.pool is None:
             self.pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority, initargs=(self.settings.analysis_nice,))
+                initializer=start_worker, initargs=(self.settings.analysis_nice, os.getpid()))
         return self.pool

@@ -27,6 +27,7 @@ from concurrent.futures import ProcessPoolExecutor
 from engine.bots import BOT_KINDS, bot_for
 from engine.bots.strong import think
 
+from ..ops.workers import start_worker
 from ..protocol import Refusal
 from ..settings import Settings
 
@@ -42,14 +43,6 @@ RESERVE = 0.02
 #: Seconds the pool may take to start (the forkserver imports the engine once, and every
 #: worker is forked from it) before the rules bot answers instead.
 STARTING = 30.0
-
-
-def _lower_priority(nice: int) -> None:
-    if nice:
-        try:
-            os.nice(nice)
-        except OSError:  # not allowed here: search runs at the server's priority
-            pass
 
 
 class Thinkers:
@@ -83,8 +76,8 @@ class Thinkers:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["__main__", "engine.bots.strong"])
         pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                   initializer=_lower_priority,
-                                   initargs=(self.settings.think_nice,))
+                                   initializer=start_worker,
+                                   initargs=(self.settings.think_nice, os.getpid()))
         try:
             for started in [pool.submit(os.getpid) for _ in range(self.workers)]:
                 started.result(timeout=STARTING)

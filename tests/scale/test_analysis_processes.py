@@ -73,17 +73,24 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def end_with_its_children(app, end) -> None:
-    """End a server process by ``end`` (its ``kill`` or ``stop``), then the processes it
-    started, which outlive it either way (its analysis process and multiprocessing's resource
-    tracker)."""
+    """End a server process by ``end`` (its ``kill`` or ``stop``): the processes it started
+    (its analysis process, multiprocessing's resource tracker) end with it."""
     started = children(app.proc.pid)
     end()
-    for pid in started:
-        try:
+    try:
+        wait_for(lambda: not any(map(running, started)), "end of the server's processes")
+    finally:
+        for pid in filter(running, started):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def cardroom_analyse(path) -> subprocess.Popen:
