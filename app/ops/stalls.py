@@ -24,10 +24,9 @@ from . import logs
 STALL = 0.020
 #: Seconds between two looks at how late the event loop runs.
 LOOK_EVERY = 0.1
-#: What stalls are measured with: the clock, and the loop watch's sleep between two looks.
-#: Read at each use, so that a test can put a clock of its own here (tests/app/test_stalls.py).
+#: What slow writes are timed with. Read at each use, so that a test can put a clock of its
+#: own here (tests/app/test_stalls.py); a StallWatch is given its own.
 clock = time.perf_counter
-sleep = asyncio.sleep
 
 
 def stalled(name: str, seconds: float, **fields) -> None:
@@ -52,7 +51,10 @@ def timed(name: str, **fields):
 class StallWatch:
     """Logs the garbage collector's long pauses and the loop's lateness while started."""
 
-    def __init__(self):
+    def __init__(self, clock=time.perf_counter, sleep=asyncio.sleep):
+        #: what it measures with, and sleeps with between two looks: its own, so that a test's
+        #: clock times its watch alone, not those of live servers running in the same process
+        self.clock, self.sleep = clock, sleep
         self._collecting_since = None
         self._task: asyncio.Task | None = None
 
@@ -69,15 +71,15 @@ class StallWatch:
 
     def _collector(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._collecting_since = clock()
+            self._collecting_since = self.clock()
         elif self._collecting_since is not None:
-            took = clock() - self._collecting_since
+            took = self.clock() - self._collecting_since
             self._collecting_since = None
             _logged_if_long("gc_pause", took, generation=info["generation"],
                             collected=info["collected"])
 
     async def _look(self) -> None:
         while True:
-            before = clock()
-            await sleep(LOOK_EVERY)
-            _logged_if_long("loop_stall", clock() - before - LOOK_EVERY)
+            before = self.clock()
+            await self.sleep(LOOK_EVERY)
+            _logged_if_long("loop_stall", self.clock() - before - LOOK_EVERY)

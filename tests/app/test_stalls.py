@@ -1,7 +1,7 @@
 """The event loop's stalls reach the room log, each with what held the loop.
 
-The stall watch is timed by ``stalls.clock`` (and sleeps between looks through
-``stalls.sleep``): here a clock that moves only when the test moves it, so that how long
+A stall watch is given its clock (and the sleep between its looks), and slow writes are timed
+by ``stalls.clock``: here a clock that moves only when the test moves it, so that how long
 something took is what the test says, however busy the machine is."""
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def clock(monkeypatch) -> Clock:
     return clock
 
 
-async def test_a_loop_held_too_long_is_logged_with_how_late_it_ran(lines, clock, monkeypatch):
+async def test_a_loop_held_too_long_is_logged_with_how_late_it_ran(lines, clock):
     """The watch sleeps LOOK_EVERY between looks; a look that wakes on time is no stall, one
     that wakes late (the loop was held) is a line saying how late."""
     looks = []
@@ -91,8 +91,7 @@ async def test_a_loop_held_too_long_is_logged_with_how_late_it_ran(lines, clock,
         while len(looks) < count:
             await asyncio.sleep(0)
 
-    monkeypatch.setattr(stalls, "sleep", sleep)
-    watch = stalls.StallWatch()
+    watch = stalls.StallWatch(clock, sleep)
     watch.start()
     try:
         await looked(10)
@@ -139,7 +138,7 @@ async def test_a_long_collection_is_logged_with_its_generation_and_a_short_one_i
     enabled = gc.isenabled()
     gc.disable()  # only the collections the test asks for
     gc.callbacks.insert(0, collecting)
-    watch = stalls.StallWatch()
+    watch = stalls.StallWatch(clock)
     watch.start()
     try:
         took[0] = stalls.STALL / 2

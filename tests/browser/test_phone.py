@@ -116,8 +116,11 @@ def test_a_whole_big_mariage_match_on_two_laptops_and_two_phones(paused, new_pag
         if s in phones:
             assert fits(p) == [], f"{names[s]}'s phone, the match's result"
     assert "★" in pages[0].text_content(f"[data-testid=result-side-{m['winners'][0]}]")
+    # a deal's result before the match's, unless the first deal ended the match (a marriage
+    # of 100 and the cards can make 150)
+    seen = {"bidding", "play"} | ({"over"} if deals else set())
     for s in phones:
-        assert {"bidding", "play", "over"} <= fitted[s], fitted[s]
+        assert seen <= fitted[s], fitted[s]
     shot(pages[0], "whole-match-over-laptop")
     shot(pages[1], "whole-match-over-phone-ru")
     healthy(*pages)
