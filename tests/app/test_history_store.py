@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 import os
 import random
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from test_people import played
 
 from app.ops.seeds import load_demo, store_match
@@ -336,3 +337,66 @@ def test_a_deal_without_actions_has_none_in_the_detail_and_the_record(db):
         [(0, False, 0)]
     assert stored["deals"] == as_json(write(made["M0"][0])["deals"]) and \
         stored["deals"][0]["actions"] == []
+
+
+@contextmanager
+def unordered_rows_reversed(session, reverse: bool):
+    """SQLite's PRAGMA reverse_unordered_selects: rows a query does not order come in the
+    other order (as a PostgreSQL table may give them), so that an answer cannot depend on it."""
+    session.execute(text(f"PRAGMA reverse_unordered_selects = {int(reverse)}"))
+    try:
+        yield
+    finally:
+        session.execute(text("PRAGMA reverse_unordered_selects = 0"))
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_each_running_match_is_active_from_its_own_rooms_last_event(db, reverse):
+    """M3 and M5, running in two rooms, listed together: each its own room's last event (the
+    highest number), M3's chat line and M5's, stored before its earlier events, whichever room
+    has more events and in whatever order the rows come. M5 is not committed."""
+    sessions, ids, _, _ = db
+    when = T0 + timedelta(days=3)
+    with sessions() as session:
+        m5 = store_match(session, "HSM5", partly_played("marjolet", 9, deals=0, actions=0)[0],
+                         [LENA, NOBODY], when, actions=False)
+        room = session.get(MatchRow, m5).room_id
+        for seq, hours in ((3, 1), (1, 0), (2, 0)):
+            session.add(RoomEvent(room_id=room, seq=seq, kind="chat", data={"text": "hi"},
+                                  created=when + timedelta(hours=hours)))
+        session.flush()
+        with unordered_rows_reversed(session, reverse):
+            found = {m["id"]: m["last_activity"] for m in history.list_matches(
+                session, LENA, None, "running", None, None, 100, 0)}
+            detail = history.match_detail(session, m5)
+    assert found == {ids["M3"]: "2026-10-03T03:00:00+00:00", m5: "2026-10-04T01:00:00+00:00"}
+    assert detail["last_activity"] == "2026-10-04T01:00:00+00:00"
+
+
+def test_deals_come_in_their_order_whatever_order_the_rows_come_in(db):
+    """M3's detail and a demo match's record list the deals by their index even when the
+    database gives unordered rows the other way round."""
+    sessions, ids, _, _ = db
+    seed = json.load(open(os.path.join(ROOT, "seeds", "black_maria-2.json"), encoding="utf-8"))
+    assert len(seed["deals"]) > 1
+    with sessions() as session, unordered_rows_reversed(session, True):
+        detail = history.match_detail(session, ids["M3"])
+        demo = history.record(session, 5)
+    assert [d["index"] for d in detail["deal_list"]] == [0, 1, 2]
+    assert demo["deals"] == seed["deals"]
+
+
+def test_a_time_with_an_offset_keeps_its_instant_in_a_summary(monkeypatch):
+    """PostgreSQL gives a timestamptz in its session's time zone, not always UTC: a running
+    match that began at 09:00+03:00 without an event since is active from then (06:00 UTC),
+    so abandoned at 18:00:01 UTC, not at 21:00:01."""
+    three = timezone(timedelta(hours=3))
+    match = MatchRow(id=7, number=1, game="marjolet", options={}, status="running",
+                     started=datetime(2026, 10, 1, 9, tzinfo=three), ended=None, totals=[0, 0],
+                     winners=[])
+    Clock.at = datetime(2026, 10, 1, 18, 0, 1, tzinfo=timezone.utc)
+    monkeypatch.setattr(history, "datetime", Clock)
+    summary = history.summary_of(match, "HSTZ", [], 0, None)
+    assert datetime.fromisoformat(summary["last_activity"]) == \
+        datetime(2026, 10, 1, 6, tzinfo=timezone.utc)
+    assert summary["abandoned"] is True
