@@ -206,6 +206,12 @@ def wait_http(url: str, timeout: float = 30) -> None:
 # -- the client side (its own process) -------------------------------------------------------
 
 
+#: The tables' clock and their wait for a tick: this module's own, so that a test of the
+#: pacing can give the tables a clock of its own without changing other threads' (tests/bench/).
+monotonic = time.monotonic
+pause = asyncio.sleep
+
+
 class Table:
     def __init__(self, index: int, seats: int, pace: float):
         self.index, self.nseats, self.pace = index, seats, pace
@@ -224,7 +230,7 @@ class Table:
         seconds (tables that all began on the same clock would act in step, every second, as
         no real tables do)."""
         if self.pace:
-            self.next_slot = time.monotonic() + random.random() / self.pace
+            self.next_slot = monotonic() + random.random() / self.pace
 
     async def slot(self) -> None:
         """Wait for the table's next tick: every 1/pace seconds, on the table's own clock.
@@ -235,14 +241,14 @@ class Table:
         came to act within the same 10 ms of every second, and p99 was 20 ms rather than 8)."""
         if not self.pace:
             return
-        now = time.monotonic()
+        now = monotonic()
         period = 1 / self.pace
         at = self.next_slot
         if at < now:
             at += math.ceil((now - at) / period) * period
         self.next_slot = at + period
         if at > now:
-            await asyncio.sleep(at - now)
+            await pause(at - now)
 
     def received(self, key, expected: int) -> None:
         entry = self.pending.get(key)
@@ -250,7 +256,7 @@ class Table:
             return
         entry[1] += 1
         if entry[1] == expected:
-            self.latencies.append(time.monotonic() - entry[0])
+            self.latencies.append(monotonic() - entry[0])
             del self.pending[key]
 
 

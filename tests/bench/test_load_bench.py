@@ -20,7 +20,7 @@ def load_bench():
 
 
 @pytest.fixture
-def bench(monkeypatch):
+def bench():
     """The bench module on a clock that moves only when it sleeps."""
     module = load_bench()
     clock = [100.0]
@@ -28,8 +28,7 @@ def bench(monkeypatch):
     async def sleep(seconds):
         clock[0] += seconds
 
-    monkeypatch.setattr(module.time, "monotonic", lambda: clock[0])
-    monkeypatch.setattr(module.asyncio, "sleep", sleep)
+    module.monotonic, module.pause = (lambda: clock[0]), sleep
     module.clock = clock
     return module
 
