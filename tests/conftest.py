@@ -185,3 +185,12 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("fuzzing")
         for kind, count in sorted(counts.items()):
             terminalreporter.write_line(f"{count:6} {kind}")
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (not ended, nor a zombie waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from tests.conftest import running
+
 #: How long a worker may take to end after its server (a guard against a hang, not a measure).
 GUARD = 30
 
@@ -30,14 +32,6 @@ SERVER = textwrap.dedent("""
 """)
 
 
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.parametrize("context", ["spawn", "forkserver"])
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_a_worker_ends_with_the_server_that_started_it(context, how):
@@ -46,14 +40,14 @@ def test_a_worker_ends_with_the_server_that_started_it(context, how):
                                   os.path.abspath(__file__)))))
     worker = int(server.stdout.readline())
     try:
-        assert alive(worker) and os.getpriority(os.PRIO_PROCESS, worker) >= 5
+        assert running(worker) and os.getpriority(os.PRIO_PROCESS, worker) >= 5
         server.send_signal(how)
         server.wait(GUARD)
         deadline = time.monotonic() + GUARD
-        while alive(worker):
+        while running(worker):
             assert time.monotonic() < deadline, "the worker outlived its server"
             time.sleep(0.05)
     finally:
         server.kill()
-        if alive(worker):
+        if running(worker):
             os.kill(worker, signal.SIGKILL)

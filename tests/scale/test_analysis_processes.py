@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from app.storage.models import MatchAnalysis
 from app.storage.store import Store
 from tests.app.test_analyses import played, stored
+from tests.conftest import running
 from tests.scale.conftest import ROOT
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(300)]
@@ -71,14 +72,6 @@ def children(pid: int) -> list[int]:
         if parent == pid:
             found.append(int(entry))
     return found
-
-
-def running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def end_with_its_children(app, end) -> None:
