@@ -10,23 +10,22 @@ import httpx
 import pytest
 
 from .conftest import PHONE, fresh_name, shot
-from .test_tables import Watch, act, create_room, healthy, my_turn, play_first_legal, sit
+from .test_tables import (
+    Watch,
+    act,
+    create_room,
+    healthy,
+    my_turn,
+    play_first_legal,
+    sit,
+    state,
+    wait_state,
+)
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 LAPTOP_800 = {"width": 1280, "height": 800}
-STATE = "window.cardroomTable && window.cardroomTable.state"
-
-
-def state(page) -> dict:
-    return page.evaluate(STATE)
-
-
-def wait_state(page, expression: str, timeout: float = 15000) -> None:
-    """Wait until a JavaScript condition on the table's current STATE `s` holds."""
-    page.wait_for_function(f"(() => {{ const s = {STATE}; return !!(s && ({expression})); }})()",
-                           timeout=timeout)
 
 
 # -- stand-ins -----------------------------------------------------------------------------------

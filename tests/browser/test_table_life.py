@@ -9,28 +9,27 @@ import httpx
 import pytest
 
 from .conftest import LAPTOP, PHONE, shot
-from .test_tables import Watch, act, create_room, healthy, my_turn, play_first_legal, sit
+from .test_tables import (
+    Watch,
+    act,
+    create_room,
+    healthy,
+    my_turn,
+    play_first_legal,
+    sit,
+    state,
+    wait_state,
+)
 
 pytestmark = pytest.mark.browser
 
 LANDSCAPE = {"width": 844, "height": 390}
-STATE = "window.cardroomTable && window.cardroomTable.state"
 RESULT = "#result:not([hidden])"
 # Every sentence the page gives screen readers (#announce), kept in window.__said.
 SAID = """window.__said = [];
 document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
   window.__said.push(document.getElementById('announce').textContent);
 }).observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true}));"""
-
-
-def state(page) -> dict:
-    return page.evaluate(STATE)
-
-
-def wait_state(page, expression: str, timeout: float = 15000) -> None:
-    """Wait until a JavaScript condition on the table's current STATE `s` holds."""
-    page.wait_for_function(f"(() => {{ const s = {STATE}; return !!(s && ({expression})); }})()",
-                           timeout=timeout)
 
 
 def choose_three(page) -> None:
@@ -308,6 +307,8 @@ def test_a_double_click_sends_one_action(live, new_page):
     page.wait_for_selector("[data-testid=pass-button]")
     choose_three(page)
     page.dblclick("[data-testid=pass-button]")
+    # "your turn" is already shown while passing: wait for the play itself to reach this seat
+    wait_state(page, "s.match.deal.phase === 'play' && Object.keys(s.match.moves).length > 0")
     page.wait_for_selector("[data-testid=status].yours")
     hand = page.locator(".hand-row .card").count()
     page.locator(".hand-row .card.playable").first.dblclick()

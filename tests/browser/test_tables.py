@@ -19,8 +19,17 @@ def my_turn(page) -> bool:
     return page.locator("[data-testid=status].yours").count() > 0
 
 
+STATE = "window.cardroomTable && window.cardroomTable.state"
+
+
 def state(page) -> dict:
-    return page.evaluate("window.cardroomTable && window.cardroomTable.state")
+    return page.evaluate(STATE)
+
+
+def wait_state(page, expression: str, timeout: float = 15000) -> None:
+    """Wait until a JavaScript condition on the table's current STATE `s` holds."""
+    page.wait_for_function(f"(() => {{ const s = {STATE}; return !!(s && ({expression})); }})()",
+                           timeout=timeout)
 
 
 def try_click(locator) -> bool:
