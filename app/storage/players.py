@@ -114,7 +114,7 @@ def _figures(played, won, deals, points) -> dict:
 
 def _add(totals: dict, figures: dict) -> None:
     for key in ("played", "won", "deals", "points"):
-        totals[key] = totals.get(key, 0) + figures[key]
+        totals[key] += figures[key]
     totals["average_per_deal"] = (round(totals["points"] / totals["deals"], 2)
                                   if totals["deals"] else None)
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import delete, insert, select, text
 from test_people import played
 
 from app.ops.seeds import load_demo, store_match
@@ -20,7 +20,7 @@ from app.storage import history
 from app.storage.db import make_engine, make_sessions
 from app.storage.history import MAX_ID, RUNNING
 from app.storage.migrate import ROOT
-from app.storage.models import MatchRow, Player, RoomEvent
+from app.storage.models import MatchPlayer, MatchRow, Player, RoomEvent
 from engine import new_match
 from engine.bots import bot_for
 from engine.record import write
@@ -400,3 +400,23 @@ def test_a_time_with_an_offset_keeps_its_instant_in_a_summary(monkeypatch):
     assert datetime.fromisoformat(summary["last_activity"]) == \
         datetime(2026, 10, 1, 6, tzinfo=timezone.utc)
     assert summary["abandoned"] is True
+
+
+def test_a_summary_lists_the_seats_in_order_whatever_order_they_were_stored_in(
+        tmp_path_factory):
+    url = fresh_sqlite(tmp_path_factory, "seat-order")
+    engine = make_engine(url)
+    sessions = make_sessions(engine)
+    with sessions() as session, session.begin():
+        match_id = store_match(session, "HSR", played("black_maria", 4, {"target": 1}),
+                               ["Ann R", "Bob R", "Cid R"], T0, None)
+        seats = session.scalars(select(MatchPlayer).where(MatchPlayer.match_id == match_id))
+        copies = [{c.key: getattr(s, c.key) for c in MatchPlayer.__table__.columns
+                   if c.key != "id"} for s in seats]
+        session.execute(delete(MatchPlayer).where(MatchPlayer.match_id == match_id))
+        session.execute(insert(MatchPlayer), sorted(copies, key=lambda s: -s["seat"]))
+    with sessions() as session:
+        [summary] = history.list_matches(session, None, None, None, None, None, 10, 0)
+    engine.dispose()
+    assert [(p["seat"], p["name"]) for p in summary["players"]] == [
+        (0, "Ann R"), (1, "Bob R"), (2, "Cid R")]

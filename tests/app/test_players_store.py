@@ -68,7 +68,7 @@ def mariage(names, points, deals, winner) -> list[tuple]:
 
 
 # Ana's matches (player page): Black Maria (penalties), Marjolet and Big Mariage, with people
-# and with bots, running ones among them; O1..O9, P1..P3 play with her.
+# and with bots, running ones among them; O1..O9, P2..P4 play with her.
 ANA = "Ana P"
 PAGE = [  # (game, day, seats, running)
     ("black_maria", 1, solo([ANA, "O1", "O2"], [3, 9, 14], 1, [True, False, False]), False),
@@ -81,8 +81,8 @@ PAGE = [  # (game, day, seats, running)
     ("black_maria", 8, solo(["O3", ANA, None], [7, 2, 4], 1, [False, False, False]), True),
     ("marjolet", 9, solo([ANA, "O2"], [310, 120], 3, [True, False]), False),
     ("marjolet", 10, solo(["O2", ANA], [301, 310], 2, [True, False]), False),
-    ("big_mariage", 11, mariage([ANA, None, "P1", None], [300, -40], 4, 0), False),
-    ("big_mariage", 12, mariage([None, "P1", None, ANA], [20, 100], 3, 0), False),
+    ("big_mariage", 11, mariage([ANA, None, "P4", None], [300, -40], 4, 0), False),
+    ("big_mariage", 12, mariage([None, "P4", None, ANA], [20, 100], 3, 0), False),
     ("big_mariage", 13, mariage([ANA, "P2", "P3", None], [55, 0], 2, 1), False),
     ("big_mariage", 14, mariage(["P3", None, ANA, None], [80, 20], 1, 0), True),
 ]
@@ -297,6 +297,16 @@ def test_a_players_page_adds_up_each_game_with_people_and_with_bots_apart(db):
     assert page["by_game"]["black_maria"]["bots"]["played"] == 2
 
 
+def test_the_page_of_a_player_who_never_played_shows_nothing_played(db):
+    sessions, _, _ = db
+    with sessions() as session, session.begin():
+        players.claim(session, "Newcomer P", "key-newcomer")
+        page = players.player_page(session, "Newcomer P")
+    assert page == {"name": "Newcomer P", "played": 0, "won": 0, "deals": 0, "points": 0,
+                    "average_per_deal": None, "by_game": {}, "claimed": True, "timeline": [],
+                    "opponents": [], "partners": []}
+
+
 def test_a_players_page_shows_the_best_match_the_recent_form_and_the_timeline(db):
     """Best: the fewest penalties in Black Maria, the most points elsewhere, the earliest of
     equals; form: the last five finished matches of the game, oldest first; timeline: every
@@ -357,7 +367,7 @@ def test_a_players_page_counts_head_to_head_records_and_partnerships(db):
     assert page["partners"] == [
         {"name": n, **{k: together[n][k] for k in ("played", "won", "points")}}
         for n in sorted(together, key=lambda n: (-together[n]["played"], n))]
-    assert [p["name"] for p in page["partners"]] == ["P1", "P3"]
+    assert [p["name"] for p in page["partners"]] == ["P4", "P3"]  # not by name: most played first
 
 
 # -- standings ----------------------------------------------------------------------------------
