@@ -72,8 +72,7 @@ async def test_a_strong_stand_in_plays_for_a_free_seat(strong_server):
     await person.send({"type": "standin", "seat": 1, "bot": "strong"})
     state = await person.until(lambda s: s["room"]["seats"][1]["kind"] == "bot")
     assert state["room"]["seats"][1]["bot"] == "strong"
-    pool = thinkers(strong_server)
-    before, fell_back = pool.decisions, pool.fallbacks
+    before = thinkers(strong_server).decisions
     await person.play(timeout=120)
     assert person.state["match"]["finished"]
     assert thinkers(strong_server).decisions > before
