@@ -11,8 +11,10 @@ are in :data:`REASONS`."""
 from __future__ import annotations
 
 import unicodedata
+import zlib
 from typing import Annotated, Any, Literal
 
+import orjson
 import regex
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -241,16 +243,23 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-Message = Annotated[Hello | Act | Chat | Standin | Rematch | Next | Ping,
+class Sync(_Message):
+    """The client's state went wrong (an event missing, or a checksum that does not match):
+    send the whole state again."""
+
+    type: Literal["sync"]
+
+
+Message = Annotated[Hello | Act | Chat | Standin | Rematch | Next | Ping | Sync,
                     Field(discriminator="type")]
 _MESSAGE = TypeAdapter(Message)
-TYPES = {"hello", "action", "chat", "standin", "rematch", "next", "ping"}
+TYPES = {"hello", "action", "chat", "standin", "rematch", "next", "ping", "sync"}
 #: The refusal for a field of the wrong type or missing, by message type and field.
 _FIELD_REASONS = {("action", "id"): "bad_id", ("action", "action"): "no_action",
                   ("chat", "text"): "chat_not_text", ("standin", "seat"): "no_such_seat"}
 
 
-def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Next | Ping:
+def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Next | Ping | Sync:
     """A decoded JSON object as the message it is; Refusal if it is not one."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in TYPES:
@@ -370,17 +379,155 @@ def state(room, seat: int | None, name: str | None, seq: int, view, chat) -> dic
             "chat": chat}
 
 
-def event(seq: int, event: dict, state: dict | None = None, ack=NO_ACK) -> dict:
+def event(seq: int, event: dict, changes: dict | None = None, digest: int | None = None,
+          ack=NO_ACK) -> dict:
+    """An event; the last of those sent together carries the ``changes`` that make the
+    receiver's STATE the new one, and that STATE's ``hash`` (:func:`state_hash`)."""
     message = {"type": "event", "seq": seq, "event": event}
-    if state is not None:
-        message["state"] = state
+    if changes is not None:
+        message["changes"] = changes
+        message["hash"] = digest
     if ack is not NO_ACK:
         message["ack"] = ack
     return message
 
 
-def welcome(seq: int, state: dict, missed: list | None) -> dict:
-    return {"type": "welcome", "seq": seq, "state": state, "missed": missed}
+def welcome(seq: int, state: dict, missed: list | None, digest: int) -> dict:
+    return {"type": "welcome", "seq": seq, "state": state, "hash": digest, "missed": missed}
+
+
+# -- the changes an event makes to a STATE ------------------------------------------------------
+
+def changes(old, new) -> dict:
+    """What turns STATE ``old`` into ``new``, as an object shaped like the STATE: under
+    ``"="`` the keys whose value is now another, under ``"+"`` the lists that only grew (the
+    items added at their end), under ``"-"`` the keys gone, and under any other key the
+    changes inside that object, or inside a list of objects of the same length (its indexes
+    as keys). Other lists are replaced whole. ``old`` is not changed."""
+    patch: dict = {}
+    if type(new) is dict:
+        entries = new.items()
+        for key in old:
+            if key not in new:
+                patch.setdefault("-", []).append(key)
+    else:
+        entries = enumerate(new)
+    for key, value in entries:
+        if type(key) is int:
+            before, key = old[key], str(key)
+        elif key in old:
+            before = old[key]
+        else:
+            patch.setdefault("=", {})[key] = value
+            continue
+        if before is value or before == value:
+            continue
+        kind = type(value)
+        if kind is dict and type(before) is dict:
+            patch[key] = changes(before, value)
+        elif kind is list and type(before) is list and len(before) < len(value) \
+                and value[:len(before)] == before:
+            patch.setdefault("+", {})[key] = value[len(before):]
+        elif kind is list and type(before) is list and len(before) == len(value) \
+                and type(value[0]) is dict:
+            patch[key] = changes(before, value)
+        else:
+            patch.setdefault("=", {})[key] = value
+    return patch
+
+
+def state_changes(old: dict, new: dict) -> dict:
+    """The changes an event brings to a STATE: :func:`changes` but the event number, which the
+    event carries itself (``seq``)."""
+    patch = changes(old, new)
+    set_ = patch.get("=")
+    if set_ is not None:
+        set_.pop("seq", None)
+        if not set_:
+            del patch["="]
+    return patch
+
+
+def follow_event(state: dict, seq: int, patch: dict) -> dict:
+    """STATE after event ``seq`` and its changes ``patch`` (:func:`state_changes`)."""
+    state = apply_changes(state, patch)
+    state["seq"] = seq  # a copy already: the changes left out the event number
+    return state
+
+
+def apply_changes(state, patch: dict):
+    """STATE after the changes ``patch`` (see :func:`changes`): a new object along each changed
+    path, ``state`` itself untouched, as the table page does it (static/js/table/sync.js)."""
+    node = state.copy()
+    index = int if type(node) is list else str
+    for key, inner in patch.items():
+        if key == "=":
+            for k, value in inner.items():
+                node[index(k)] = value
+        elif key == "+":
+            for k, items in inner.items():
+                node[index(k)] = node[index(k)] + items
+        elif key == "-":
+            for k in inner:
+                del node[k]
+        else:
+            node[index(key)] = apply_changes(node[index(key)], inner)
+    return node
+
+
+class OutOfStep(Exception):
+    """A client's STATE no longer follows the server's: an event number skipped, or changes
+    that do not give the state of the hash sent. A client then sends ``sync``."""
+
+
+class Follower:
+    """A client's side of STATE, as the table page keeps it: the welcome's, then each event's
+    changes applied, checked against the event numbers and the hashes."""
+
+    def __init__(self):
+        self.state: dict | None = None
+        self.seq: int | None = None
+
+    def follow(self, message: dict) -> dict | None:
+        """The new STATE when ``message`` brings one; OutOfStep when it does not fit."""
+        kind = message.get("type")
+        if kind == "welcome":
+            state = message["state"]
+        elif kind == "presence" and self.state is not None:
+            seat = str(message["seat"])
+            self.state = apply_changes(self.state, {"room": {"seats": {seat: {
+                "=": {"connected": message["connected"]}}}}})
+            return self.state
+        elif kind == "event" and self.seq is not None:
+            if message["seq"] != self.seq + 1:
+                raise OutOfStep(f"event {message['seq']} after {self.seq}")
+            self.seq = message["seq"]
+            if "changes" not in message:
+                return None
+            state = follow_event(self.state, message["seq"], message["changes"])
+        else:
+            return None
+        if state_hash(canonical(state)) != message["hash"]:
+            raise OutOfStep(f"not the state of event {message['seq']}'s hash")
+        self.state, self.seq = state, message["seq"]
+        return state
+
+
+def canonical(value) -> bytes:
+    """The JSON text a STATE's hash is taken of: keys sorted, no spaces; the table page writes
+    it the same way (JSON.stringify, keys sorted). A STATE holds no float with a whole value
+    (:func:`js_number`), which the two would write differently."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def state_hash(text: bytes) -> int:
+    """The checksum of a STATE's canonical text: CRC-32, as zlib computes it."""
+    return zlib.crc32(text)
+
+
+def js_number(value: float | None) -> float | int | None:
+    """A number as JavaScript writes it: a whole float as an integer (1.0 is "1")."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def missed_event(seq: int, event: dict) -> dict:

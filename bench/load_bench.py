@@ -54,6 +54,7 @@ sys.path.insert(0, ROOT)
 # The clients' frames are JSON by orjson, as the server's: 3,000 sockets share one core, and the
 # standard library's JSON made the client a bottleneck of its own at 1,000 tables.
 from app.encoding import json_text  # noqa: E402
+from app.protocol import Follower, OutOfStep  # noqa: E402
 
 PY = sys.executable
 TICK = os.sysconf("SC_CLK_TCK")
@@ -271,6 +272,7 @@ class Stats:
         self.everyone_playing = asyncio.Event()  # every table has begun
         self.one_finished = asyncio.Event()  # some table is done
         self.finished = 0
+        self.event_frames = self.event_bytes = 0  # the event frames our seats received
         # Seats hang up only once every table is done: 3,000 connections closing in the last
         # second (the matches all end together) would weigh on the last tables' latencies.
         self.all_finished = asyncio.Event()
@@ -320,6 +322,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
         seat, busy, counter, last_state = None, False, 0, None
         seen = [0] * table.nseats  # accepted actions of each seat so far, as this seat saw them
         last_seq = 0  # the last event number this seat has had (a later copy is ignored)
+        follower = Follower()  # the seat's STATE: the welcome's, then each event's changes
 
         async def act(state):
             nonlocal busy, counter
@@ -340,6 +343,8 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
             kind = message["type"]
             table.debug[seat] = {k: v for k, v in message.items() if k != "state"}
             if kind == "event":
+                stats.event_frames += 1
+                stats.event_bytes += len(raw)
                 if message["seq"] <= last_seq:
                     stats.error("repeated_event")
                     continue
@@ -355,15 +360,21 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                         busy = False
                 if "ack" in message:  # the event of this seat's own action: acknowledged
                     table.acks += 1
-                if "state" not in message:  # an earlier event of a batch: state comes last
+                try:
+                    state = follower.follow(message)
+                except OutOfStep:  # as the table page does: ask for the whole state again
+                    stats.error("out_of_step")
+                    await ws.send(json_text({"type": "sync"}))
                     continue
-                state = message["state"]
+                if state is None:  # an earlier event of a batch: the changes come last
+                    continue
             elif kind == "welcome":
-                state = message["state"]
+                state = follower.follow(message)
                 last_seq = state["seq"]
-                table.welcomed += 1
-                if table.welcomed == table.nseats:
-                    stats.table_ready()
+                if seat is None:  # the first (a later one answers a sync)
+                    table.welcomed += 1
+                    if table.welcomed == table.nseats:
+                        stats.table_ready()
                 seat = state["you"]["seat"]
             elif kind == "error":
                 stats.error(message["code"])
@@ -568,6 +579,7 @@ async def client_main(args) -> dict:
         "max_ms": 1000 * latencies[-1] if latencies else None,
         "mean_ms": 1000 * statistics.fmean(latencies) if latencies else None,
         "errors": stats.errors, "failures": failures[:5], "failed_seats": len(failures),
+        "event_bytes": stats.event_bytes / stats.event_frames if stats.event_frames else None,
         "cpu_s": cpu1 - cpu0, "db_cpu_s": db1 - db0, "steady": steady,
         "rss_peak": max(rss_samples) if rss_samples else rss_bytes(pids),
         "connect_s": start - t_connect,
@@ -731,6 +743,8 @@ def show(r: dict) -> str:
     if r.get("db_cpu_s"):
         line += f" (+db {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
     line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
+    if r.get("event_bytes"):
+        line += f"  bytes/event/connection={r['event_bytes']:.0f}"
     line += (f"  client: lag p99={r['client_lag_p99_ms'] or 0:.1f} ms "
              f"cpu={100 * r['client_cpu_s'] / max(r['duration'], 1e-9):.0f}%")
     if r.get("steal") is not None:  # a slow host shows in every figure, latencies the most

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from engine.bots import BOT_KINDS, bot_for
 
-from ..protocol import Refusal
+from ..protocol import Refusal, js_number
 from ..settings import Settings
 from .state import RoomState
 
@@ -118,7 +118,8 @@ class Driver:
             return clocks
         step = self.plan()
         if step is not None and step.what in ("timer", "deal"):
-            left = round(max(0.0, self.last_progress + step.delay - time.monotonic()), 1)
+            left = js_number(round(max(0.0, self.last_progress + step.delay - time.monotonic()),
+                                   1))
             if step.what == "timer":
                 clocks.update(turn_left=left, turn_seat=step.seat)
             else:

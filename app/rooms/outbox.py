@@ -1,5 +1,5 @@
 """The room's connections and what goes out to them: each connection gets every event as its
-own seat may see it, and the fresh state after it (docs/protocol.md)."""
+own seat may see it, and the changes to its state (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ class Connection:
         self._backlog: deque[str] = deque()
         self._sending: asyncio.Task | None = None
         self.closed = False
+        #: the STATE this connection has: its welcome's, then each delivery's
+        self.sent: dict | None = None
 
     def send(self, message: dict) -> None:
         self.send_text(encode(message))
@@ -82,19 +84,24 @@ class Connection:
 class Outbox:
     """The connections watching one room, and the frames built for them.
 
+    A connection gets the whole STATE in its ``welcome``; after that, each delivery sends the
+    events and the changes that make the STATE it has (``Connection.sent``) the new one, with
+    the new one's hash (docs/protocol.md#state-changes). Connections of one seat that have the
+    same STATE share the frames, worked out and encoded once.
+
     ``describe()`` gives ROOM as it is now. ROOM and the chat are the same for every seat:
-    each is encoded once and kept from one delivery to the next until something in it may
-    have changed (:meth:`changed`); rooms whose ROOM changes by itself (a turn timer's clock,
-    presence on other processes that expires) have ``volatile()`` true and build it each
-    time. Built for each action, they had been a tenth of an action's instructions
+    each is built and encoded once and kept from one delivery to the next until something in
+    it may have changed (:meth:`changed`); rooms whose ROOM changes by itself (a turn timer's
+    clock, presence on other processes that expires) have ``volatile()`` true and build it
+    for each delivery. Built for each seat, they had been a tenth of an action's instructions
     (docs/performance.md#frames-per-seat)."""
 
     def __init__(self, state: RoomState, describe, volatile):
         self.state = state
         self.describe, self.volatile = describe, volatile
         self.conns: set[Connection] = set()
-        self._room_text: orjson.Fragment | None = None
-        self._chat_text: orjson.Fragment | None = None
+        self._room: tuple[dict, orjson.Fragment] | None = None  # ROOM, its canonical text
+        self._chat: tuple[list, orjson.Fragment] | None = None
 
     def local_seats(self) -> set[int]:
         return {c.seat for c in self.conns if c.seat is not None}
@@ -105,80 +112,95 @@ class Outbox:
     def changed(self, room: bool = True, chat: bool = False) -> None:
         """ROOM (a seat, the match, its status, a presence) or the chat may have changed."""
         if room:
-            self._room_text = None
+            self._room = None
         if chat:
-            self._chat_text = None
+            self._chat = None
 
-    def state_for(self, seat: int | None, view: dict | None = None,
-                  common: dict | None = None) -> dict:
-        """STATE for ``seat``; its ``view`` and the ``common`` parts when worked out already."""
+    def welcome(self, conn: Connection, missed: list | None) -> None:
+        """Send ``conn`` the whole STATE of its seat (with the events it ``missed``)."""
+        state, digest = self.state_for(conn.seat, None, self._common())
+        conn.sent = state
+        conn.send(protocol.welcome(self.state.seq, state, missed, digest))
+
+    def state_for(self, seat: int | None, view: dict | None, common: tuple) -> tuple[dict, int]:
+        """STATE for ``seat`` and its hash; its ``view`` when worked out already, and the
+        ``common`` parts (:meth:`_common`)."""
         state = self.state
         if view is None and state.match is not None:
             view = state.match.view(seat)
-        if common is None:
-            common = {"room": self.describe(), "chat": list(state.chat)}
+        (room, room_text), (chat, chat_text) = common
         name = state.seats[seat].name if seat is not None else None
-        return protocol.state(common["room"], seat, name, state.seq, view, common["chat"])
+        text = protocol.canonical(protocol.state(room_text, seat, name, state.seq, view,
+                                                 chat_text))
+        return (protocol.state(room, seat, name, state.seq, view, chat),
+                protocol.state_hash(text))
 
     def deliver(self, events: list[tuple[int, str, dict]], ack: tuple | None = None) -> None:
-        """Send numbered events to every connection, each built for its own seat.
+        """Send numbered events to every connection, each built for its own seat, the last
+        with the changes to the connection's STATE.
 
         ``ack``: ``(connection, id)`` of the action these events store; that connection's last
         event carries ``"ack": id`` (the acknowledgement rides with the event rather than in a
         frame of its own: a frame less per action)."""
         for _, kind, data in events:
             if kind != "action" or data.get("deal_over"):  # the deal's end starts a clock
-                self._room_text = None
+                self._room = None
             if kind == "chat":
-                self._chat_text = None
+                self._chat = None
         if not self.conns:
             return
-        common = {"room": self._room_fragment(), "chat": self._chat_fragment()}
+        common = self._common()
         match = self.state.match
         seats = list({conn.seat for conn in self.conns})
         views = dict(zip(seats, match.views(seats))) if match is not None else {}
-        frames: dict = {}  # seat -> its encoded messages: built and encoded once per seat
+        fresh: dict = {}  # (seat, id of the STATE it had) -> (new STATE, changes, hash)
+        frames: dict = {}  # the same key -> its encoded messages
         for conn in list(self.conns):
-            seat = conn.seat
-            if ack is not None and conn is ack[0]:
-                texts = self._event_texts(events, seat, common, views.get(seat), ack[1])
-            else:
-                texts = frames.get(seat)
-                if texts is None:
-                    texts = frames[seat] = self._event_texts(events, seat, common,
-                                                             views.get(seat))
+            seat, acked = conn.seat, ack is not None and conn is ack[0]
+            key = (seat, id(conn.sent))
+            after = fresh.get(key)
+            if after is None:
+                state, digest = self.state_for(seat, views.get(seat), common)
+                after = fresh[key] = (state, protocol.state_changes(conn.sent or {}, state),
+                                      digest)
+            texts = None if acked else frames.get(key)
+            if texts is None:
+                texts = self._event_texts(events, seat, after, ack[1] if acked else protocol.NO_ACK)
+                if not acked:
+                    frames[key] = texts
+            conn.sent = after[0]
             for text in texts:
                 conn.send_text(text)
 
     def presence(self, seat: int, connected: bool) -> None:
-        self._room_text = None
+        self._room = None
         text = encode(protocol.presence(seat, connected))
         for conn in list(self.conns):
             conn.send_text(text)
 
-    def _room_fragment(self) -> orjson.Fragment:
-        text = self._room_text
-        if text is None:
-            text = orjson.Fragment(encode(self.describe()))
+    def _common(self) -> tuple:
+        """ROOM and the chat, each with its canonical text: the same for every seat."""
+        room = self._room
+        if room is None:
+            value = self.describe()
+            room = (value, orjson.Fragment(protocol.canonical(value)))
             if not self.volatile():
-                self._room_text = text
-        return text
+                self._room = room
+        if self._chat is None:
+            chat = list(self.state.chat)
+            self._chat = (chat, orjson.Fragment(protocol.canonical(chat)))
+        return room, self._chat
 
-    def _chat_fragment(self) -> orjson.Fragment:
-        if self._chat_text is None:
-            self._chat_text = orjson.Fragment(encode(self.state.chat))
-        return self._chat_text
-
-    def _event_texts(self, events, seat: int | None, common: dict, view: dict | None,
-                     ack=protocol.NO_ACK) -> list[str]:
-        """The encoded event messages for ``seat``: the last one with its state (and the ack)."""
+    def _event_texts(self, events, seat: int | None, after: tuple, ack) -> list[str]:
+        """The encoded event messages for ``seat``: the last one with the changes to its STATE
+        and the new STATE's hash (and the ack)."""
         texts = []
         last = len(events) - 1
         for i, (seq, kind, data) in enumerate(events):
             event = self.state.event_view(kind, data, seat)
             if i == last:
-                texts.append(encode(protocol.event(seq, event, self.state_for(seat, view, common),
-                                                   ack)))
+                _, changes, digest = after
+                texts.append(encode(protocol.event(seq, event, changes, digest, ack)))
             else:
                 texts.append(encode(protocol.event(seq, event)))
         return texts

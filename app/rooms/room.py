@@ -295,7 +295,7 @@ class Room:
             self.last_used = self.last_watched = time.monotonic()
             if seat is not None and not was_here:
                 self.broadcaster.presence(self.code, seat, True)
-            conn.send(protocol.welcome(state.seq, self.outbox.state_for(seat), missed))
+            self.outbox.welcome(conn, missed)
             if seat is not None and not was_connected:
                 self.outbox.presence(seat, True)
             if seat is not None and state.seats[seat].standin:  # back: the stand-in leaves
@@ -306,6 +306,12 @@ class Room:
         self.driver.ensure()
         self.driver.poke()  # a paused room of bots plays on
         return True
+
+    async def resync(self, conn: Connection) -> None:
+        """``conn`` asks for its whole state again (its own went wrong). Under the lock, as
+        every welcome: an action the engine applied to the replica is stored before it shows."""
+        async with self.lock:
+            self.outbox.welcome(conn, None)
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from engine import GAMES, EngineError, Match, record
 from engine.core import Viewer
 
+from ..protocol import js_number
 from ..storage.stored import Snapshot, StoredDeal, StoredEvent, StoredSeat, Tail
 
 #: Chat lines a room keeps (and sends in every state).
@@ -147,8 +148,8 @@ class RoomState:
             "ready": sorted(self.ready),
             "match": ({"id": self.match_id, "number": self.match_number}
                       if self.match_id is not None else None),
-            "turn_timer": self.turn_timer,
-            "think_time": self.think_time,
+            "turn_timer": js_number(self.turn_timer),
+            "think_time": js_number(self.think_time),
             **clock,
             "created": self.created,
         }
@@ -157,6 +158,7 @@ class RoomState:
         """An event as ``viewer`` may see it: actions go through the engine's ``redact``."""
         event = {"kind": kind, **data}
         if kind == "action":
+            event.pop("n", None)  # the action's number in its match: the server's own bookkeeping
             match, deal = self.match, None
             if match is not None and data.get("match") == self.match_id \
                     and data["deal"] < len(match.deals):

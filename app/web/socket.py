@@ -11,7 +11,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import protocol
-from ..protocol import Act, Chat, Hello, Limited, Next, Ping, Refusal, Rematch, Standin
+from ..protocol import Act, Chat, Hello, Limited, Next, Ping, Refusal, Rematch, Standin, Sync
 from ..rooms import Connection, Room
 from .deps import LimitsDep, Registry, SettingsDep
 from .limits import Limits, address
@@ -169,3 +169,5 @@ async def handle(room: Room, conn: Connection, message, limits: Limits) -> None:
         await room.rematch(conn.seat)
     elif isinstance(message, Next):
         await room.ready(conn.seat)
+    elif isinstance(message, Sync):
+        await room.resync(conn)

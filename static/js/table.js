@@ -6,6 +6,7 @@ import { t, el, errorText, refusalText, actionText } from "./common.js";
 import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
+import { follower } from "./table/sync.js";
 import { connection } from "./table/connection.js";
 import { toast, announce, announceEvent } from "./table/notices.js";
 import { drawHand, rememberFocus, restoreFocus } from "./table/hand.js";
@@ -21,6 +22,7 @@ const app = document.getElementById("table-app");
 const $ = (id) => document.getElementById(id);
 
 const { connect, reconnectNow, send, act } = connection(onMessage);
+const follow = follower(() => send({ type: "sync" }));
 const receive = stateQueue({
   holdMs: window.CARDROOM_ANIM_MS ?? 1100,
   show: draw,
@@ -33,22 +35,25 @@ function onMessage(msg) {
       table.seq = msg.seq;
       table.inFlight = null; // the state is the truth now: an action unanswered may be sent again
       if (table.seat && msg.state.you.seat === null) { saveSeat(null); toast(t("table.token_lost")); }
-      receive(msg.state, true);
+      receive(follow(msg), true);
       break;
-    case "event":
+    case "event": {
       table.seq = msg.seq;
+      const state = follow(msg);
       if (msg.ack !== undefined && msg.ack === table.inFlight) table.inFlight = null;
-      if (msg.event && msg.event.kind === "chat") { addChatLine(msg.seq, msg.event); if (table.state && !msg.state) drawChat(); }
+      if (msg.event && msg.event.kind === "chat") { addChatLine(msg.seq, msg.event); if (table.state && !state) drawChat(); }
       if (msg.event && table.state) {
         announceEvent(msg.event, table.state);
         tellTimerPlayed(msg.event);
       }
-      if (msg.state) receive(msg.state, false);
+      if (state) receive(state, false);
       break;
+    }
     case "ack": // a retry of an action already applied
       if (msg.id === table.inFlight) table.inFlight = null;
       break;
     case "presence":
+      follow(msg);
       if (table.state) {
         const seat = table.state.room.seats[msg.seat];
         if (seat) seat.connected = msg.connected;

@@ -11,6 +11,7 @@ import re
 import httpx
 import websockets
 
+from app import protocol
 from engine import expand_moves
 from engine.record import replay
 
@@ -50,6 +51,7 @@ class Client:
         self.messages: list[dict] = []  # every message ever received (all connections)
         self.state: dict | None = None
         self.seq = 0
+        self.follower = protocol.Follower()
         self.ws = None
         self.inbox: asyncio.Queue = asyncio.Queue()
         self.reader: asyncio.Task | None = None
@@ -78,18 +80,30 @@ class Client:
                 message = json.loads(raw)
                 message["_at_seq"] = self.seq  # for leak checks of unnumbered messages
                 self.messages.append(message)
-                wrong = self._wrong_seat(message)
+                wrong = self._follow(message) or self._wrong_seat(message)
                 if wrong:  # fail the test now, not when a play loop times out
                     await self.inbox.put({"type": "_broken", "why": wrong})
                     return
                 if "seq" in message and message["type"] in ("event", "welcome"):
                     self.seq = max(self.seq, message["seq"])
-                if "state" in message and message["state"] is not None:
-                    self.state = message["state"]
+                self.state = self.follower.state
                 await self.inbox.put(message)
         except websockets.ConnectionClosed:
             pass
         await self.inbox.put({"type": "_closed"})
+
+    def _follow(self, message: dict) -> str | None:
+        """Keep this connection's STATE as a browser does (protocol.Follower) and put each new
+        one in its message as ``state``, for the tests to read; what went wrong, if anything."""
+        if message["type"] == "welcome":
+            self.follower = protocol.Follower()
+        try:
+            state = self.follower.follow(message)
+        except protocol.OutOfStep as error:
+            return f"{self.name}: {error}"
+        if state is not None and message["type"] != "presence":
+            message["state"] = state
+        return None
 
     def _wrong_seat(self, message: dict) -> str | None:
         """A state built for another seat than this connection's (a frame shared by mistake)."""

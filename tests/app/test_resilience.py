@@ -11,6 +11,7 @@ import websockets
 from cardroom_client import Client, create_room, join
 from sqlalchemy import select
 
+from app import protocol
 from app.storage.models import RoomEvent
 from engine.record import replay
 
@@ -213,6 +214,25 @@ async def test_reconnection_brings_exactly_the_events_missed_while_others_acted(
         assert welcome["state"]["match"] == anna.state["match"]
     await anna.close()
     await boris.close()
+
+
+async def test_a_client_that_asks_for_its_state_again_gets_it_whole_and_follows_on(server):
+    """``sync``: a welcome with the whole state (no missed events), after which the events'
+    changes apply to it; the test client checks every hash on the way."""
+    code, token, anna = await seated(server, game="big_mariage",
+                                     seats=("open", "bot:rules", "bot:rules", "bot:rules"))
+    await anna.until(lambda s: anna.my_turn())
+    await anna.act()
+    await anna.send({"type": "sync"})
+    again = await anna.expect("welcome")
+    assert again["missed"] is None and again["state"]["seq"] == again["seq"]
+    # the bots play on meanwhile: the welcome's state is the one her last event had given her
+    before = anna.messages[:next(i for i, m in enumerate(anna.messages) if m is again)]
+    assert again["state"] == next(m["state"] for m in reversed(before) if "state" in m)
+    assert again["state"]["you"]["seat"] == 0
+    assert again["hash"] == protocol.state_hash(protocol.canonical(again["state"]))
+    await anna.play(stop=lambda s: len(s["match"]["deals"]) > 1 or s["match"]["finished"])
+    await anna.close()
 
 
 async def test_reconnection_without_the_missed_events_when_they_cannot_be_trusted(

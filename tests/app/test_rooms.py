@@ -8,6 +8,7 @@ import asyncio
 import orjson
 import pytest
 
+from app.protocol import Follower
 from app.rooms import Connection, RoomRegistry
 from app.settings import Settings
 from app.storage.repository import RoomRepository
@@ -20,13 +21,18 @@ class Seat:
     def __init__(self):
         self.messages: list[dict] = []
         self.conn = Connection(self._send)
+        self.follower = Follower()
 
     async def _send(self, text: str) -> None:
-        self.messages.append(orjson.loads(text))
+        message = orjson.loads(text)
+        state = self.follower.follow(message)
+        if state is not None and message["type"] != "presence":
+            message["state"] = state  # as the table page works it out
+        self.messages.append(message)
 
     @property
     def state(self) -> dict:
-        return next(m["state"] for m in reversed(self.messages) if "state" in m)
+        return self.follower.state
 
 
 @pytest.fixture
