@@ -594,12 +594,15 @@ async def client_main(args) -> dict:
 
 
 class Servers:
-    def __init__(self, kind: str, n: int, env: dict, cpus: set[int] | None, logdir: str):
+    def __init__(self, kind: str, n: int, env: dict, cpus: set[int] | None, logdir: str,
+                 profile_dir: str | None = None):
         self.procs, self.urls, self.logs = [], [], []
         for i in range(n):
             port = free_port()
             if kind == "ours":
-                cmd = [PY, "-m", "app.cli", "serve", "--no-migrate", "--port", str(port)]
+                profile = ["-m", "cProfile", "-o", os.path.join(profile_dir, f"ours-{i}.prof")] \
+                    if profile_dir else []
+                cmd = [PY, *profile, "-m", "app.cli", "serve", "--no-migrate", "--port", str(port)]
             else:
                 cmd = [PY, "-m", "uvicorn", "bench.bare_relay:app", "--port", str(port),
                        "--log-level", "warning", "--ws-per-message-deflate", "false"]
@@ -697,7 +700,7 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
     servers = None
     try:
         if not (kind == "ours" and args.url):
-            servers = Servers(kind, n, env, server_cpus, tmp)
+            servers = Servers(kind, n, env, server_cpus, tmp, args.profile)
             urls, pids = servers.urls, servers.pids
             time.sleep(0.5)
         rss0 = rss_bytes(pids)
@@ -807,6 +810,9 @@ def main() -> int:
     parser.add_argument("--pids", default=None, help="their pids, for CPU and memory")
     parser.add_argument("--database-url", default=None, help="their database, for the audit")
     parser.add_argument("--no-bare", action="store_true")
+    parser.add_argument("--profile", default=None, metavar="DIR",
+                        help="run our servers under cProfile, writing DIR/ours-N.prof (its "
+                             "overhead inflates CPU and latency: for where the time goes only)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="ours then the bare relay, this many times per table count, with "
                              "the median ratios (this machine's speed drifts 10-20%% between "

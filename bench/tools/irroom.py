@@ -21,6 +21,7 @@ from app.settings import Settings  # noqa: E402
 from app.storage.migrate import upgrade  # noqa: E402
 from app.storage.repository import RoomRepository  # noqa: E402
 from app.storage.store import Store  # noqa: E402
+from app.web.limits import Limits  # noqa: E402
 from app.web.socket import handle  # noqa: E402
 from bench.load_bench import choose  # noqa: E402
 
@@ -33,11 +34,13 @@ async def main(rooms: int, batch: int, rounds: int) -> None:
     url = f"sqlite:///{tempfile.mkdtemp()}/irroom.db"
     upgrade(url)
     store = Store(url)
-    registry = RoomRegistry(Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0,
-                                   log_level="WARNING"), RoomRepository(store))
+    settings = Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0,
+                        log_level="WARNING", limits=False)
+    registry = RoomRegistry(settings, RoomRepository(store))
+    limits = Limits(settings)
     tables = []
     for _ in range(rooms):
-        room = await registry.create("black_maria", {"target": 10 ** 6}, [("open", None)] * 3,
+        room = await registry.create("black_maria", {"target": 1000}, [("open", None)] * 3,
                                     None)
         conns = []
         for seat in range(3):
@@ -59,7 +62,7 @@ async def main(rooms: int, batch: int, rounds: int) -> None:
         seat = match.to_act()[0]
         sent += 1
         data = {"type": "action", "id": str(sent), "action": choose(match.moves(seat), rng)}
-        await handle(room, conns[seat], protocol.parse(data))
+        await handle(room, conns[seat], protocol.parse(data), limits)
 
     cpu = time.process_time()
     for _ in range(rounds):

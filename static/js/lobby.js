@@ -51,6 +51,7 @@ async function loadGames() {
   const r = await fetch("/api/games");
   games = (await r.json()).games;
   drawGame();
+  $("create-button").disabled = false;  // the page says disabled until the games are known
 }
 
 async function createRoom(ev) {
