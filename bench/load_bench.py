@@ -597,6 +597,7 @@ class Servers:
     def __init__(self, kind: str, n: int, env: dict, cpus: set[int] | None, logdir: str,
                  profile_dir: str | None = None):
         self.procs, self.urls, self.logs = [], [], []
+        self.profile_dir = profile_dir
         for i in range(n):
             port = free_port()
             if kind == "ours":
@@ -621,8 +622,11 @@ class Servers:
         return [p.pid for p in self.procs]
 
     def stop(self) -> None:
+        # uvicorn raises the signal again once it has shut down: SIGTERM would end a profiled
+        # server before cProfile writes, where SIGINT's KeyboardInterrupt lets it
+        stop = signal.SIGINT if self.profile_dir else signal.SIGTERM
         for p in self.procs:
-            p.send_signal(signal.SIGTERM)
+            p.send_signal(stop)
         for p in self.procs:
             try:
                 p.wait(15)
