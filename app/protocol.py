@@ -420,8 +420,8 @@ def changes(old, new) -> dict:
         else:
             patch.setdefault("=", {})[key] = value
             continue
-        if before is value or before == value:
-            continue
+        if before is value or (before == value and type(before) is type(value)):
+            continue  # (1 == True, and 1 == 1.0, but not in JSON)
         kind = type(value)
         if kind is dict and type(before) is dict:
             patch[key] = changes(before, value)
@@ -480,27 +480,35 @@ class OutOfStep(Exception):
     that do not give the state of the hash sent. A client then sends ``sync``."""
 
 
+def with_presence(state: dict, seat: int, connected: bool) -> dict:
+    """STATE after a ``presence`` frame: the seat's ``connected`` (a copy, as every change)."""
+    if not 0 <= seat < len(state["room"]["seats"]):
+        return state
+    return apply_changes(state, {"room": {"seats": {str(seat): {"=": {"connected": connected}}}}})
+
+
 class Follower:
     """A client's side of STATE, as the table page keeps it: the welcome's, then each event's
-    changes applied, checked against the event numbers and the hashes."""
+    changes applied, checked against the event numbers and the hashes. Once out of step it
+    raises OutOfStep, then ignores events until the next welcome (the answer to ``sync``)."""
 
     def __init__(self):
         self.state: dict | None = None
         self.seq: int | None = None
+        self.lost = False
 
     def follow(self, message: dict) -> dict | None:
         """The new STATE when ``message`` brings one; OutOfStep when it does not fit."""
         kind = message.get("type")
         if kind == "welcome":
+            self.lost = False
             state = message["state"]
         elif kind == "presence" and self.state is not None:
-            seat = str(message["seat"])
-            self.state = apply_changes(self.state, {"room": {"seats": {seat: {
-                "=": {"connected": message["connected"]}}}}})
+            self.state = with_presence(self.state, message["seat"], message["connected"])
             return self.state
-        elif kind == "event" and self.seq is not None:
+        elif kind == "event" and self.seq is not None and not self.lost:
             if message["seq"] != self.seq + 1:
-                raise OutOfStep(f"event {message['seq']} after {self.seq}")
+                self._lose(f"event {message['seq']} after {self.seq}")
             self.seq = message["seq"]
             if "changes" not in message:
                 return None
@@ -508,9 +516,13 @@ class Follower:
         else:
             return None
         if state_hash(canonical(state)) != message["hash"]:
-            raise OutOfStep(f"not the state of event {message['seq']}'s hash")
+            self._lose(f"not the state of event {message['seq']}'s hash")
         self.state, self.seq = state, message["seq"]
         return state
+
+    def _lose(self, why: str):
+        self.lost = True
+        raise OutOfStep(why)
 
 
 def canonical(value) -> bytes:

@@ -173,9 +173,18 @@ class Outbox:
                 conn.send_text(text)
 
     def presence(self, seat: int, connected: bool) -> None:
+        """Tell every connection a seat's person came or went. Each client sets it in its
+        STATE, so the STATE it has (``sent``) changes too."""
         self._room = None
         text = encode(protocol.presence(seat, connected))
+        after: dict = {}  # id of a STATE sent -> (it, the same with the presence)
         for conn in list(self.conns):
+            if conn.sent is not None:
+                pair = after.get(id(conn.sent))
+                if pair is None:
+                    pair = after[id(conn.sent)] = (
+                        conn.sent, protocol.with_presence(conn.sent, seat, connected))
+                conn.sent = pair[1]
             conn.send_text(text)
 
     def _common(self) -> tuple:

@@ -311,6 +311,7 @@ class Room:
         """``conn`` asks for its whole state again (its own went wrong). Under the lock, as
         every welcome: an action the engine applied to the replica is stored before it shows."""
         async with self.lock:
+            await self._ensure_fresh()
             self.outbox.welcome(conn, None)
 
     def detach(self, conn: Connection) -> None:

@@ -29,11 +29,13 @@ const receive = stateQueue({
   trickWon: (seat) => announce(t("announce.trick", { name: seatNames(table.state)[seat] })),
 });
 
-function onMessage(msg) {
+function onMessage(msg, hello) {
   switch (msg.type) {
     case "welcome":
       table.seq = msg.seq;
-      table.inFlight = null; // the state is the truth now: an action unanswered may be sent again
+      // A new connection's state is the truth now: an action unanswered may be sent again (on
+      // the same socket, after a sync, its answer is still to come)
+      if (hello) table.inFlight = null;
       if (table.seat && msg.state.you.seat === null) { saveSeat(null); toast(t("table.token_lost")); }
       receive(follow(msg), true);
       break;

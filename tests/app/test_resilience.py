@@ -329,6 +329,22 @@ async def test_database_failure_refuses_and_nothing_half_done_remains(server):
     await anna.close()
 
 
+async def test_a_sync_shows_what_is_stored_when_a_failed_write_left_the_replica_stale(server):
+    """A failed write leaves the replica moved on by the engine and nothing stored (the room
+    is rebuilt before the next command): a ``sync`` meanwhile gets the state as stored."""
+    code, token, anna = await seated(server)
+    await anna.until(lambda s: s["match"]["deal"]["passed"] == [False, True, True])
+    room = server.app.state.rooms.rooms[code]
+    async with room.lock:
+        room.state.match.apply(0, anna.choose())
+        room.broken = True
+    await anna.send({"type": "sync"})
+    welcome = await anna.expect("welcome")
+    assert welcome["state"]["match"]["deal"]["passed"] == [False, True, True]
+    assert not room.broken and room.state.match.view(0)["deal"]["passed"] == [False, True, True]
+    await anna.close()
+
+
 async def test_standin_bot_and_taking_the_seat_back(server):
     code, token, anna = await seated(server, seats=("open", "open", "bot:rules"))
     _, token_b = await join(server.http, code, "boris", 1)

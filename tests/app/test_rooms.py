@@ -142,6 +142,9 @@ async def test_the_others_are_told_at_once_when_a_person_leaves_and_comes_back(t
     back = {"type": "presence", "seat": 2, "connected": True}
     await settled(room, lambda: all(back in seat.messages for seat in seats[:2]),
                   "told the others seat 2 is back")
+    # the server knows each client set it in its state: the next changes start from there
+    assert all(seat.conn.sent == seat.state for seat in seats[:2])
+    assert seats[0].state["room"]["seats"][2]["connected"] is True
     await act(room, seats)
     framed = [m for seat in seats for m in seat.messages if m.get("state")]
     assert {m["type"] for m in framed} == {"welcome", "event"}

@@ -14,7 +14,8 @@ function showStatus(status) {
 }
 
 /** The connection: `connect()` once, then `send`, `act` and `reconnectNow` (after the seat
- * changed); `onMessage` gets every message of the server. */
+ * changed); `onMessage(msg, hello)` gets every message of the server (`hello`: the welcome
+ * that answers this socket's hello). */
 export function connection(onMessage) {
   let socket = null, attempt = 0, pinger = null, actions = 0;
 
@@ -33,10 +34,12 @@ export function connection(onMessage) {
       clearInterval(pinger);
       pinger = setInterval(() => { if (ws.readyState === 1) ws.send('{"type":"ping"}'); }, 25000);
     };
+    let greeted = false;
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
-      if (msg.type === "welcome") showStatus("online");
-      onMessage(msg);
+      const hello = msg.type === "welcome" && !greeted;  // a later welcome answers a sync
+      if (hello) { greeted = true; showStatus("online"); }
+      onMessage(msg, hello);
     };
     ws.onclose = () => {
       if (socket !== ws) return; // closed by reconnectNow, which opened another

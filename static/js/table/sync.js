@@ -43,15 +43,21 @@ export const stateHash = (state) => crc32(canonical(state));
 
 /** Follows the server's STATE. `follow(message)` returns the new STATE a welcome, an event or a
  * presence brings (null when it brings none); when the page's STATE no longer follows (an event
- * number skipped, a hash that does not match) it calls `outOfStep()` once and ignores events
- * until the next welcome. */
-export function follower(outOfStep) {
-  let state = null, seq = null, lost = false, checked = true;
+ * number skipped, a hash that does not match) it calls `outOfStep()` and ignores events until
+ * the next welcome, calling it again while events come and no welcome has for `retryMs` (the
+ * `sync` may have been refused: too many messages). */
+export function follower(outOfStep, retryMs = 2000) {
+  let state = null, seq = null, lost = false, checked = true, asked = 0;
+
+  function ask() {
+    asked = Date.now();
+    outOfStep();
+  }
 
   function lose(why) {
     lost = true;
     console.error(`cardroom: ${why}; asking for the whole state`);
-    outOfStep();
+    ask();
   }
 
   return function follow(msg) {
@@ -60,7 +66,8 @@ export function follower(outOfStep) {
       state = msg.state;
       seq = msg.seq;
       // A welcome whose hash this page cannot work out (a text it writes otherwise than the
-      // server): its events' hashes could not match either, so they are not checked.
+      // server, which a browser test would show): its events' hashes could not match either,
+      // so they are not checked until the next welcome; the event numbers still are.
       checked = stateHash(state) === msg.hash;
       if (!checked) console.error("cardroom: the welcome's state does not have its hash");
       return state;
@@ -69,7 +76,11 @@ export function follower(outOfStep) {
       state = applyChanges(state, { room: { seats: { [msg.seat]: { "=": { connected: msg.connected } } } } });
       return state;
     }
-    if (msg.type !== "event" || lost || seq === null) return null;
+    if (msg.type !== "event" || seq === null) return null;
+    if (lost) {
+      if (Date.now() - asked >= retryMs) ask();
+      return null;
+    }
     if (msg.seq !== seq + 1) { lose(`event ${msg.seq} after ${seq}`); return null; }
     seq = msg.seq;
     if (!msg.changes) return null;
