@@ -221,9 +221,14 @@ class Table:
             self.audit(p, f"{self.game}: {what}")
 
     def next_deal(self) -> None:
-        seq = self.page.evaluate("window.cardroomTable.seq")
+        """Ask for the next deal and wait for it to be dealt (not for any event: the person's
+        `ready` comes first, and a second `next` for the same deal brings none)."""
+        deals = len(self.s["match"]["deals"])
         self.page.evaluate("window.cardroomTable.send({type: 'next'})")
-        self.page.wait_for_function("(seq) => window.cardroomTable.seq !== seq", arg=seq)
+        self.page.wait_for_function("""(deals) => {
+            const m = window.cardroomTable.state.match;
+            return m.finished || m.deals.length > deals;
+        }""", arg=deals, timeout=30000)
 
 
 def test_black_maria_phases_and_a_spectator(held, new_page, audit):
