@@ -59,8 +59,11 @@ class Client:
         self.seat: int | None = None
 
     async def connect(self, since: int | None = None, url: str | None = None) -> dict:
+        """Connect (again) and say hello; the welcome. One connection at a time, as a page
+        has: a socket still open is closed first, so that no two feed one state."""
         if url:
             self.url = url
+        await self._hang_up()
         self.inbox = asyncio.Queue()
         self.ws = await websockets.connect(self.url, max_size=2 ** 22, **self.options)
         self.reader = asyncio.create_task(self._read(self.ws))
@@ -123,6 +126,20 @@ class Client:
             self.inbox.put_nowait(message)  # every later wait fails too
             raise AssertionError(message["why"])
         return message
+
+    async def _hang_up(self) -> None:
+        ws, reader, self.ws, self.reader = self.ws, self.reader, None, None
+        if ws is not None:
+            try:
+                await asyncio.wait_for(ws.close(), 2)
+            except Exception:  # noqa: BLE001 - gone already
+                pass
+        if reader is not None:
+            reader.cancel()
+            try:
+                await reader
+            except BaseException:  # noqa: BLE001 - cancelled, or its socket broke
+                pass
 
     async def close(self) -> None:
         if self.ws is not None:

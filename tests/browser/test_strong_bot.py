@@ -28,6 +28,7 @@ def test_the_lobby_offers_the_strong_bot_and_asks_its_thinking_time(live, new_pa
     seat_text, think_label, half_second = WORDS[locale]
     page = new_page(viewport, locale=locale)
     page.goto(live.http + "/")
+    page.wait_for_selector("#create-button:not([disabled])")  # the lobby's script drew the form
     page.check("input[value=big_mariage]")
     assert page.is_hidden("#think-option")  # no strong bot yet: nothing to ask
     for seat in (1, 2, 3):
@@ -54,6 +55,7 @@ def test_the_lobby_offers_the_strong_bot_and_asks_its_thinking_time(live, new_pa
 def test_a_table_made_in_the_lobby_against_the_strong_bot(live, new_page):
     page = new_page(SCREEN)
     page.goto(live.http + "/")
+    page.wait_for_selector("#create-button:not([disabled])")
     page.check("input[value=marjolet]")
     page.fill("#create-name", fresh_name("Anna"))
     page.check("[data-testid=create-guest]")

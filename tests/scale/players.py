@@ -44,7 +44,7 @@ class Player:
     async def _reply(self, id_: str, timeout: float = 20) -> dict:
         async def find():
             while True:
-                message = await self.client.inbox.get()
+                message = await self.client.next(timeout)  # a broken client fails at once
                 if answers(message, id_):
                     return message
                 if message["type"] == "_closed":
@@ -59,6 +59,8 @@ class Player:
             try:
                 await self.client.send({"type": "action", "id": id_, "action": action})
                 answer = await self._reply(id_)
+            except AssertionError:  # the client saw something wrong: not a socket to retry
+                raise
             except Exception:  # noqa: BLE001 - the socket broke under us
                 answer = {"type": "_closed"}
             if answer["type"] == "_closed":
@@ -85,8 +87,8 @@ class Player:
                 if self.client.my_turn():
                     await self.act_once()
                     continue
-                try:
-                    message = await asyncio.wait_for(self.client.inbox.get(), 5)
+                try:  # a client whose state went wrong fails the test here, at once
+                    message = await self.client.next(5)
                 except asyncio.TimeoutError:
                     continue
                 if message["type"] == "_closed":
