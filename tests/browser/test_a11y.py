@@ -17,7 +17,16 @@ from pathlib import Path
 import pytest
 
 from .conftest import LAPTOP, PHONE, fresh_name
-from .test_tables import Watch, act, create_room, healthy, my_turn, play_first_legal, sit
+from .test_tables import (
+    Watch,
+    act,
+    act_surely,
+    create_room,
+    healthy,
+    my_turn,
+    play_first_legal,
+    sit,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -240,7 +249,7 @@ def test_black_maria_phases_and_a_spectator(held, new_page, audit):
         page.locator(".hand-row .card.playable").nth(i).click()
     t.audit_now("passing, two cards chosen")
     page.locator(".hand-row .card.playable:not(.selected)").first.click()
-    act(page, page.locator("[data-testid=pass-button]"))
+    act_surely(page, page.locator("[data-testid=pass-button]"))
     page.wait_for_selector("[data-testid=received] .cardtext")
     watcher = opened(new_page, LOCALES["en"])
     watcher.goto(f"{held.http}/r/{t.code}")

@@ -16,6 +16,7 @@ from .test_table_life import RESULT, fits
 from .test_tables import (
     Watch,
     act,
+    act_surely,
     create_room,
     healthy,
     my_turn,
@@ -146,7 +147,7 @@ def test_a_tapped_card_goes_down_when_let_go_or_played(live, new_page):
     assert page.evaluate(RAISED) == [], "the card let go stays raised"
     while page.locator(".hand-row .card.selected").count() < 3:
         page.locator(".hand-row .card.playable:not(.selected)").first.click()
-    act(page, page.locator("[data-testid=pass-button]"))
+    act_surely(page, page.locator("[data-testid=pass-button]"))
     watch = Watch([page], 60, "three tricks on a phone")
     played = 0
     while played < 3:

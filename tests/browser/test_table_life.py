@@ -12,6 +12,7 @@ from .conftest import LAPTOP, PHONE, shot
 from .test_tables import (
     Watch,
     act,
+    act_surely,
     create_room,
     healthy,
     my_turn,
@@ -333,14 +334,14 @@ def test_the_pass_survives_a_reload_and_the_cards_passed_are_marked(live, new_pa
     assert sorted(selected) == sorted(chosen)
     choose_three(anna)
     passed = anna.locator(".hand-row .card.selected").evaluate_all("cs => cs.map(c => c.dataset.card)")
-    act(anna, anna.locator("[data-testid=pass-button]"))
+    act_surely(anna, anna.locator("[data-testid=pass-button]"))
     # Boris still chooses: Anna's three cards are still in her hand, marked as passed
     marked = anna.locator(".hand-row .card.passed").evaluate_all("cs => cs.map(c => [c.dataset.card, c.getAttribute('aria-label')])")
     assert sorted(card for card, _ in marked) == sorted(passed)
     assert all(label.endswith(", passed") for _, label in marked), marked
     shot(anna, "black-maria-passed-marked")
     choose_three(boris)
-    act(boris, boris.locator("[data-testid=pass-button]"))
+    act_surely(boris, boris.locator("[data-testid=pass-button]"))
     anna.wait_for_selector("[data-testid=received]")
     assert anna.locator(".hand-row .card.passed").count() == 0
     healthy(anna, boris)
@@ -388,7 +389,7 @@ def test_the_winner_of_a_held_trick_is_not_told_to_wait_for_themselves(live, new
     sit(page, live, code, "Anna", 0)
     page.wait_for_selector("[data-testid=pass-button]")
     choose_three(page)
-    act(page, page.locator("[data-testid=pass-button]"))
+    act_surely(page, page.locator("[data-testid=pass-button]"))
     moving = won = False
     watch = Watch([page], 60, "a trick won by Anna")
     while not (won and moving):
@@ -420,7 +421,7 @@ def test_no_motion_when_the_reader_asks_for_less(live, new_page):
     sit(page, live, code, "Anna", 0)
     page.wait_for_selector("[data-testid=pass-button]")
     choose_three(page)
-    act(page, page.locator("[data-testid=pass-button]"))
+    act_surely(page, page.locator("[data-testid=pass-button]"))
     for _ in range(3):
         page.wait_for_selector("[data-testid=status].yours")
         play_first_legal(page)
@@ -508,11 +509,11 @@ def test_your_turn_in_the_tab_title_a_tone_and_a_notification_when_hidden(live, 
     anna.keyboard.press("Escape")
     assert anna.locator("[data-testid=table-menu]").is_hidden()
     choose_three(anna)
-    act(anna, anna.locator("[data-testid=pass-button]"))
+    act_surely(anna, anna.locator("[data-testid=pass-button]"))
     assert anna.title() == base  # Boris chooses
     tones = anna.evaluate("window.__tones")
     choose_three(boris)
-    act(boris, boris.locator("[data-testid=pass-button]"))
+    act_surely(boris, boris.locator("[data-testid=pass-button]"))
     until_annas_turn = Watch([anna, boris], 30, "Anna's turn in the first trick")
     while not my_turn(anna):
         until_annas_turn()

@@ -77,6 +77,14 @@ def act(page, locator) -> bool:
     return True
 
 
+def act_surely(page, locator, seconds: float = 10) -> None:
+    """`act` for a control the test cannot go on without: a click that could not be made (the
+    control was being redrawn) is tried again, and failing that for `seconds` fails the test."""
+    deadline = time.monotonic() + seconds
+    while not act(page, locator):
+        assert time.monotonic() < deadline, f"could not click {locator} in {seconds:.0f} s"
+
+
 class Watch:
     """Called once per turn of a play loop: fails early, with what the pages say, on a script
     error, a refusal or an error toast, or when no page's table has changed for STALL seconds;
