@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
@@ -23,6 +24,11 @@ log = logging.getLogger("cardroom.rooms")
 
 #: The highest target a room may set, per game (ten times the default): a match must end.
 TARGET_MAX = {"marjolet": 5000, "black_maria": 1000, "big_mariage": 10000}
+
+#: Seconds a room asked for here (a page, a request) is kept up to date by what other processes
+#: store though nobody here watches it. Past that, their next notice drops it instead: the proxy
+#: sends a room's people to one process, and a replica elsewhere would apply every action again.
+KEEP_ASKED = 30.0
 
 if TYPE_CHECKING:
     from ..storage.repository import RoomRepository
@@ -58,10 +64,16 @@ class RoomRegistry:
         await self.broadcaster.close()
 
     async def get(self, code: str) -> Room | None:
+        """The room of ``code`` (None: there is none), loaded if this process does not hold it."""
         code = (code or "").upper()
         room = self.rooms.get(code)
+        if room is None:
+            room = await self._load(code)
         if room is not None:
-            return room
+            room.last_asked = time.monotonic()
+        return room
+
+    async def _load(self, code: str) -> Room | None:
         async with self._loading:
             room = self.rooms.get(code)
             if room is None:
@@ -102,6 +114,7 @@ class RoomRegistry:
             await room.start()
         except Refusal:  # the room is stored: its driver starts the match
             pass
+        room.last_asked = -math.inf  # its people come next, to the process the proxy picks
         return room
 
     async def _bot_table_free(self) -> None:
@@ -122,6 +135,9 @@ class RoomRegistry:
         rooms = list(self.rooms.values()) if code == "*" else [self.rooms.get(code)]
         for room in rooms:
             if room is not None and (code == "*" or seq > room.state.seq):
+                if self._unneeded(room):
+                    self.evict(room)  # rebuilt from the database if it is asked for again
+                    continue
                 try:
                     await room.catch_up.notice(shared)
                 except Exception as error:  # the database is away: try again in a second
@@ -131,6 +147,13 @@ class RoomRegistry:
                         asyncio.get_running_loop().call_later(
                             1.0, lambda c=room.code, s=seq: asyncio.ensure_future(
                                 self.remote_event(c, s)))
+
+    @staticmethod
+    def _unneeded(room: Room) -> bool:
+        """Nobody here watches the room, nothing here is under way in it, and nothing here
+        asked for it lately: another process serves it."""
+        return (not room.outbox.conns and not room.lock.locked()
+                and time.monotonic() - room.last_asked > KEEP_ASKED)
 
     def local_presence(self) -> dict[str, list[int]]:
         """The seats connected to this process, by room (the presence heartbeat)."""

@@ -55,6 +55,7 @@ class Room:
         self.driver = Driver(self)
         self.catch_up = CatchUp(self)
         self.last_used = self.last_watched = time.monotonic()
+        self.last_asked = self.last_used  # by a page, a request or a connection here (registry)
         self.evicted = False
         #: a failed write left the state stale and the database could not be read: it is
         #: rebuilt before the next command

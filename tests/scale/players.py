@@ -14,9 +14,10 @@ GAME, SEATS, OPTIONS = "black_maria", ["open", "open", "bot:rules"], {"target": 
 
 
 class Player:
-    def __init__(self, urls: list[str], code: str, token: str | None, name: str):
+    def __init__(self, urls: list[str], code: str, token: str | None, name: str,
+                 **connect_options):
         self.urls, self.name = list(urls), name
-        self.client = Client(urls[0], code, token, name=name)
+        self.client = Client(urls[0], code, token, name=name, **connect_options)
         self.acked: dict[str, int | None] = {}  # client id -> event seq of its ack
         self.refused: dict[str, int] = {}       # error code -> count
         self.reconnects = 0

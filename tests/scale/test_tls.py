@@ -34,6 +34,7 @@ from cardroom_client import Client
 
 from tests.conftest import free_port
 from tests.scale.conftest import ROOT, missing
+from tests.scale.players import GAME, OPTIONS, SEATS, Player
 
 pytestmark = pytest.mark.timeout(150)
 CONF = Path(ROOT) / "deploy" / "nginx.conf"
@@ -145,9 +146,26 @@ def serve(nginx_binary: str, apps, tmp_path: Path):
 
 @pytest.fixture
 def proxy(pg_url, redis_url, processes, nginx_binary, tmp_path):
-    """Two app processes behind the shipped nginx.conf: (https base, http base, CA context)."""
-    with serve(nginx_binary, processes(2, pg_url, redis_url), tmp_path) as bases:
-        yield bases
+    """Two app processes behind the shipped nginx.conf: (https base, http base, CA context,
+    the processes)."""
+    apps = processes(2, pg_url, redis_url)
+    with serve(nginx_binary, apps, tmp_path) as bases:
+        yield (*bases, apps)
+
+
+def rooms_held(apps) -> list[int]:
+    """How many rooms each process holds in memory (asked of each directly)."""
+    return [httpx.get(f"{app.http}/api/health").json()["rooms"] for app in apps]
+
+
+async def one_holds_the_room(apps) -> list[int]:
+    """Wait until one process alone holds the room (the other's notices travel through
+    Redis), and say how many each holds."""
+    deadline = time.monotonic() + 20  # only so that a room held twice fails
+    while sorted(held := rooms_held(apps)) != [0, 1] and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert sorted(held) == [0, 1], f"rooms held by each process: {held}"
+    return held
 
 
 def one(r: httpx.Response, header: str) -> str | None:
@@ -177,7 +195,7 @@ def assert_headers(r: httpx.Response, host: str | None, referrer: str = "same-or
 
 @pytest.mark.services
 async def test_https_through_the_shipped_nginx(proxy):
-    https, http, trust = proxy
+    https, http, trust, _ = proxy
     host = https.removeprefix("https://")
     async with httpx.AsyncClient(base_url=https, verify=trust) as client:
         lobby = await client.get("/")
@@ -221,9 +239,10 @@ async def test_https_through_the_shipped_nginx(proxy):
 
 @pytest.mark.services
 async def test_a_match_played_over_wss_through_nginx(proxy):
-    """Two people on wss:// through nginx (least connections: one on each process) play a
-    whole match; a page of another site gets no socket through the proxy either."""
-    https, _, trust = proxy
+    """Two people on wss:// through nginx play a whole match, on the one process nginx picks
+    for the room (the other, which may have made it, let it go); a page of another site gets
+    no socket through the proxy either."""
+    https, _, trust, apps = proxy
     wss = https.replace("https://", "wss://")
     async with httpx.AsyncClient(base_url=https, verify=trust) as client:
         r = await client.post("/api/rooms", json={"game": "black_maria", "options": {
@@ -245,6 +264,7 @@ async def test_a_match_played_over_wss_through_nginx(proxy):
     await asyncio.gather(*(p.play(timeout=90) for p in people))
     assert all(p.state["match"]["finished"] for p in people)
     assert people[0].state["match"]["totals"] == people[1].state["match"]["totals"]
+    await one_holds_the_room(apps)
     for person in people:
         await person.close()
     with pytest.raises(websockets.InvalidStatus) as refused:
@@ -252,6 +272,36 @@ async def test_a_match_played_over_wss_through_nginx(proxy):
                                       origin="https://evil.example"):
             pass
     assert refused.value.response.status_code == 403
+
+
+@pytest.mark.services
+async def test_the_process_of_a_room_killed_nginx_sends_its_people_to_the_other(proxy):
+    """The process nginx sends a room to is killed mid-match: its people reconnect through
+    nginx (``since``, their unanswered action resent) to the other process, which finishes it."""
+    https, _, trust, apps = proxy
+    wss = https.replace("https://", "wss://")
+    async with httpx.AsyncClient(base_url=https, verify=trust) as client:
+        r = await client.post("/api/rooms", json={"game": GAME, "options": OPTIONS,
+                                                  "seats": SEATS})
+        code = r.json()["code"]
+        tokens = [(await client.post(f"/api/rooms/{code}/join", json={
+            "name": name, "seat": seat})).json()["token"] for seat, name in enumerate("AB")]
+    people = [Player([wss], code, token, f"p{seat}", ssl=trust, origin=https)
+              for seat, token in enumerate(tokens)]
+    for person in people:
+        await person.connect()
+    held = await one_holds_the_room(apps)  # the joins told the room's maker to let it go
+    home, other = apps if held[0] else apps[::-1]
+    plays = [asyncio.create_task(p.play(timeout=120)) for p in people]
+    while min(p.client.seq for p in people) < 12 and not any(t.done() for t in plays):
+        await asyncio.sleep(0.02)
+    home.kill()
+    await asyncio.gather(*plays)
+    assert all(p.reconnects for p in people)
+    assert all(p.state["match"]["finished"] for p in people)
+    assert rooms_held([other]) == [1]
+    for person in people:
+        await person.close()
 
 
 async def test_nginx_alone_answers_with_the_headers(nginx_binary, tmp_path):
