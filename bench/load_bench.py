@@ -10,8 +10,10 @@ and, in the same run, against a bare relay (bench/bare_relay.py) as the baseline
 Each table is one match of ``--game`` (default Black Maria, target 1: one deal, 54 actions)
 whose every seat is a client of this script; a table acts at ``--pace`` actions per second
 (0: each seat acts as soon as it may). The script starts the server itself (one process on
-SQLite, or ``--processes`` on PostgreSQL, with Redis fan-out when there are several; seats of
-a table are spread over the processes) unless ``--url`` is given, and runs the clients in a
+SQLite, or ``--processes`` on PostgreSQL, with Redis fan-out when there are several; each
+table is made on the processes in turn, then joined and played on the one its code hashes to,
+as deploy/nginx.conf sends it, or with ``--spread-seats`` its seats on the processes in turn,
+each process then applying every action) unless ``--url`` is given, and runs the clients in a
 separate process (pinned to the last core, servers to the others, with ``--pin``).
 
 Reported per run: actions/s; latency from an action's send to its receipt by the last seat
@@ -45,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 import orjson
 
@@ -460,6 +463,7 @@ async def client_main(args) -> dict:
                         "seats": ["open"] * nseats})
                     r.raise_for_status()
                     code = r.json()["code"]
+                    base = bases[zlib.crc32(code.encode()) % len(bases)]  # the room's process
                     tokens = []
                     for seat in range(nseats):
                         r = await http.post(f"{base}/api/rooms/{code}/join",
@@ -474,7 +478,8 @@ async def client_main(args) -> dict:
         host0 = host_ticks()
         for table, (code, tokens) in zip(tables, rooms):
             for seat, token in enumerate(tokens):
-                base = bases[(table.index + seat) % len(bases)].replace("http", "ws", 1)
+                turn = table.index + seat if args.spread_seats else zlib.crc32(code.encode())
+                base = bases[turn % len(bases)].replace("http", "ws", 1)
                 tasks.append(asyncio.create_task(
                     ours_seat(f"{base}/ws/{code}", token, table, stats)))
     else:
@@ -671,6 +676,8 @@ def run_clients(args, kind: str, urls: list[str], pids: list[int], tables: int,
            "--pids", ",".join(map(str, pids)), "--tables", str(tables), "--pace", str(args.pace),
            "--game", args.game, "--options", args.options, "--actions", str(args.bare_actions),
            "--db-pids", ",".join(map(str, db_pids))]
+    if args.spread_seats:
+        cmd.append("--spread-seats")
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     if cpus:
         os.sched_setaffinity(proc.pid, cpus)
@@ -814,6 +821,8 @@ def main() -> int:
     parser.add_argument("--pids", default=None, help="their pids, for CPU and memory")
     parser.add_argument("--database-url", default=None, help="their database, for the audit")
     parser.add_argument("--no-bare", action="store_true")
+    parser.add_argument("--spread-seats", action="store_true",
+                        help="a table's seats on the processes in turn, not all on its own")
     parser.add_argument("--profile", default=None, metavar="DIR",
                         help="run our servers under cProfile, writing DIR/ours-N.prof (its "
                              "overhead inflates CPU and latency: for where the time goes only)")
@@ -874,6 +883,7 @@ def client_entry() -> int:
     parser.add_argument("--game")
     parser.add_argument("--options")
     parser.add_argument("--actions", type=int)
+    parser.add_argument("--spread-seats", action="store_true")
     args = parser.parse_args()
     args.db_pids = [int(p) for p in args.db_pids.split(",") if p]
     try:

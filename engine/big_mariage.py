@@ -405,7 +405,9 @@ class BigMariageDeal(TrickDeal):
             "contract": self.contract,
             "marriages": [dict(m) for m in self.marriages],
             "trump_calls": [dict(c) for c in self.trump_calls],
-            "played": self.pack.sorted([c for won in self.captured for c in won]),
+            # the finished tricks' cards in the order played: a list that only grows is sent
+            # as its new cards alone
+            "played": [card for cards, _, _ in self.finished for card in cards],
             "teams": [list(t) for t in TEAMS],
             "team_points": self.raw_points(),
             "scores": self.scores(),

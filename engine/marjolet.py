@@ -377,7 +377,8 @@ class MarjoletDeal(TrickDeal):
             "exchanged_by": self.exchanged_by,
             "turn_up_taken_by": self.turn_up_taker,
             "dix_live": self.dix_live,
-            "played": self.captured[0] + self.captured[1] + self.trick,
+            # in the order played: a list that only grows is sent as its new cards alone
+            "played": [card for cards, _, _ in self.finished for card in cards] + self.trick,
             "card_points": list(self.card_points),
             "scores": self.scores(),
         })

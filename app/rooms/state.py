@@ -159,6 +159,9 @@ class RoomState:
         event = {"kind": kind, **data}
         if kind == "action":
             event.pop("n", None)  # the action's number in its match: the server's own bookkeeping
+            for flag in ("deal_over", "match_over"):  # said when true only: most actions end
+                if not event.get(flag):                 # neither, and every event carries them
+                    event.pop(flag, None)
             match, deal = self.match, None
             if match is not None and data.get("match") == self.match_id \
                     and data["deal"] < len(match.deals):

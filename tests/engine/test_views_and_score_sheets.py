@@ -91,7 +91,8 @@ def test_big_mariage_view_names_the_high_bidder_the_variant_and_the_cards_played
         _captured_by_trick(match, seat, random_bot(None, match.moves(seat), rng), captured)
     played = deal.view(None)["played"]
     assert sorted(played) == sorted(c for won in captured for c in won) and len(played) == 8
-    assert played == match.game.pack.sorted(played)
+    tricks = deal.view(None)["past_tricks"]  # in the order played
+    assert played == [card for _, _, cards in tricks for card in cards]
 
 
 # -- the match view (protocol.md's VIEW) ------------------------------------------------------
