@@ -18,6 +18,9 @@ class Broadcaster:
     local_presence: Callable[[], dict] = staticmethod(lambda: {})
     #: set by the RoomRegistry: (origin, entries, replace) for presence of other processes
     on_presence: Callable[[str, dict, bool], None] = staticmethod(lambda *a: None)
+    #: set by the RoomRegistry: code -> this process holds that room or is loading it (the
+    #: others' notices of rooms it does not hold, most of them, need no task)
+    holds: Callable[[str], bool] = staticmethod(lambda code: True)
 
     async def start(self, on_remote: Callable[..., Awaitable[None]]) -> None:
         """Begin listening; call ``on_remote(code, seq, shared)`` for events of other

@@ -84,8 +84,10 @@ class RedisBroadcaster(Broadcaster):
                         if origin == self.origin:
                             continue
                         if "seq" in data:
-                            asyncio.create_task(on_remote(str(data["code"]), int(data["seq"]),
-                                                          data.get("events")))
+                            code = str(data["code"])
+                            if self.holds(code):
+                                asyncio.create_task(on_remote(code, int(data["seq"]),
+                                                              data.get("events")))
                         elif "hb" in data:
                             self.on_presence(origin, data["hb"], True)
                         elif "p" in data:

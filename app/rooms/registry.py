@@ -49,6 +49,7 @@ class RoomRegistry:
         self._sweeper: asyncio.Task | None = None
         self.broadcaster.local_presence = self.local_presence
         self.broadcaster.on_presence = self.remote_presence
+        self.broadcaster.holds = lambda code: code in self.rooms or code in self._loading_heard
 
     def start(self) -> None:
         """Background upkeep: evict idle rooms."""

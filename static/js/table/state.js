@@ -26,7 +26,7 @@ export const table = {
 };
 
 function noChoices() {
-  return { pass: new Set(), passKey: null, give: null, call: null, bid: null, bidTurn: null, contract: null };
+  return { pass: new Set(), give: null, call: null, bid: null, bidTurn: null, contract: null };
 }
 
 function loadSeat() {
@@ -67,15 +67,14 @@ export function relationOf(state, seat) {
 // The cards chosen to pass survive a reload of the page: sessionStorage, per room, match and deal.
 const passKey = () => `cardroom.pass.${table.code}.${table.dealKey}`;
 
-/** Call while the person chooses cards to pass: the first time in a deal, the choice kept by an
- * earlier page of this tab comes back; after that, each choice is kept. */
+/** Call while the person chooses cards to pass: each choice is kept (a new deal's first state
+ * brings back what an earlier page of this tab kept, before its hand is drawn). */
 export function keepPassChoice() {
-  const key = passKey();
-  if (table.chosen.passKey !== key) {
-    table.chosen.passKey = key;
-    try { table.chosen.pass = new Set(JSON.parse(sessionStorage.getItem(key)) || []); } catch { table.chosen.pass = new Set(); }
-  }
-  sessionStorage.setItem(key, JSON.stringify([...table.chosen.pass]));
+  sessionStorage.setItem(passKey(), JSON.stringify([...table.chosen.pass]));
+}
+
+function keptPassChoice() {
+  try { return new Set(JSON.parse(sessionStorage.getItem(passKey())) || []); } catch { return new Set(); }
 }
 
 export function forgetPassChoice() {
@@ -89,6 +88,7 @@ function followDeal(state) {
   if (key !== table.dealKey) {
     table.dealKey = key;
     table.chosen = noChoices();
+    table.chosen.pass = keptPassChoice();
   }
 }
 
