@@ -384,6 +384,7 @@ async def ours_seat(url: str, token: str, table: Table, stats: Stats) -> None:
                 busy = False  # refused: choose again from the latest state
                 state = last_state
             else:
+                follower.follow(message)  # a seat's presence changes the STATE too
                 continue
             last_state = state
             view = state.get("match")
