@@ -19,8 +19,8 @@ separate process (pinned to the last core, servers to the others, with ``--pin``
 Reported per run: actions/s; latency from an action's send to its receipt by the last seat
 of the table (p50, p99, max); errors; server CPU per action (utime+stime of the server
 processes from /proc/<pid>/stat over the play, connections included, and apart over the time
-every table plays: after the last one began, before the first one ends; PostgreSQL's own CPU
-shown apart); memory per table (server RSS growth / tables); and, for cardroom, every
+every table plays: after the last one began, before the first one ends; PostgreSQL's and
+Redis's CPU shown apart); memory per table (server RSS growth / tables); and, for cardroom, every
 acknowledged action stored and the audit (every stored match replays through the engine to
 its stored scores); and the share of this machine's CPU time its host took back over the play
 ("host steal": on a shared VM a busy neighbour delays everything, the latencies the most), and
@@ -173,13 +173,14 @@ def rss_bytes(pids) -> int:
     return total
 
 
-def postgres_pids() -> list[int]:
+def service_pids(*names: str) -> list[int]:
+    """The processes of these programs (``postgres``, ``redis-server``): their CPU counts too."""
     pids = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/comm") as f:
-                    if f.read().strip() == "postgres":
+                    if f.read().strip() in names:
                         pids.append(int(entry))
             except OSError:
                 pass
@@ -716,7 +717,8 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
             urls, pids = servers.urls, servers.pids
             time.sleep(0.5)
         rss0 = rss_bytes(pids)
-        db_pids = postgres_pids() if (kind == "ours" and args.db == "postgres") else []
+        services = ("postgres", "redis-server") if env.get("REDIS_URL") else ("postgres",)
+        db_pids = service_pids(*services) if (kind == "ours" and args.db == "postgres") else []
         probe = DiskProbe(tmp, client_cpus)
         try:
             result = run_clients(args, kind, urls, pids, tables, db_pids, client_cpus)
@@ -756,7 +758,7 @@ def show(r: dict) -> str:
     if steady:
         line += f" (while all play: {1000 * steady:.3f} ms)"
     if r.get("db_cpu_s"):
-        line += f" (+db {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
+        line += f" (+db, Redis {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
     line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
     if r.get("event_bytes"):
         line += f"  bytes/event/connection={r['event_bytes']:.0f}"
