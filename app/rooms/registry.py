@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
@@ -64,13 +63,15 @@ class RoomRegistry:
         self.thinkers.close()
         await self.broadcaster.close()
 
-    async def get(self, code: str) -> Room | None:
-        """The room of ``code`` (None: there is none), loaded if this process does not hold it."""
+    async def get(self, code: str, asked: bool = True) -> Room | None:
+        """The room of ``code`` (None: there is none), loaded if this process does not hold it.
+        ``asked``: for someone who will use it here (a page, a request, a socket), so that it is
+        kept up to date here a while (see :data:`KEEP_ASKED`), not only looked at."""
         code = (code or "").upper()
         room = self.rooms.get(code)
         if room is None:
             room = await self._load(code)
-        if room is not None:
+        if room is not None and asked:
             room.last_asked = time.monotonic()
         return room
 
@@ -110,12 +111,11 @@ class RoomRegistry:
             raise Refusal("storage", "room_not_stored") from None
         logs.event("room_created", code, game=game,
                    seats=[kind if bot is None else f"{kind}:{bot}" for kind, bot in seats])
-        room = await self.get(code)
+        room = await self.get(code, asked=False)  # its people come next, to its own process
         try:
             await room.start()
         except Refusal:  # the room is stored: its driver starts the match
             pass
-        room.last_asked = -math.inf  # its people come next, to the process the proxy picks
         return room
 
     async def _bot_table_free(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import secrets
 import time
 from dataclasses import replace
@@ -55,7 +56,7 @@ class Room:
         self.driver = Driver(self)
         self.catch_up = CatchUp(self)
         self.last_used = self.last_watched = time.monotonic()
-        self.last_asked = self.last_used  # by a page, a request or a connection here (registry)
+        self.last_asked = -math.inf  # by a page, a request or a socket here (the registry)
         self.evicted = False
         #: a failed write left the state stale and the database could not be read: it is
         #: rebuilt before the next command

@@ -114,7 +114,7 @@ async def create_room(body: CreateRoom, request: Request, rooms: Registry,
 async def list_rooms(rooms: Registry, open: bool = True,
                      limit: int = Query(50, ge=1, le=200)):
     codes = await asyncio.to_thread(rooms.repository.open_room_codes, limit, open)
-    found = [await rooms.get(code) for code in codes]
+    found = [await rooms.get(code, asked=False) for code in codes]  # only looked at
     return {"rooms": [room.describe() for room in found if room is not None]}
 
 

@@ -122,3 +122,61 @@ async def test_shared_actions_apply_without_the_database_and_a_gap_reads_it(tmp_
     assert state_b.match.view(1) == state_a.match.view(1)
     for store in (store_a, store_b):
         store.close()
+
+
+async def test_a_process_lets_go_of_a_room_nobody_there_watches_or_asked_for(tmp_path):
+    """Each room's people go to one process (the proxy hashes its code): a replica elsewhere
+    would apply every action again. At another process's notice, a process drops a room nobody
+    is connected to there that nothing there asked for lately (one it only made, or a lobby
+    there only listed), and keeps up to date one it was asked for or one watched there."""
+    from app.rooms import Connection, RoomRegistry
+    from app.rooms.registry import KEEP_ASKED
+    from app.settings import Settings
+    from app.storage.migrate import upgrade
+    from app.storage.repository import RoomRepository
+    from app.storage.store import Store
+
+    url = f"sqlite:///{tmp_path}/affinity.db"
+    upgrade(url)
+    settings = Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0)
+    recorder = Recorder()
+    stores = Store(url), Store(url)
+    home = RoomRegistry(settings, RoomRepository(stores[0]), recorder)
+    other = RoomRegistry(settings, RoomRepository(stores[1]))
+    made = await other.create("marjolet", {"target": 1}, [("open", None), ("open", None)], None)
+    code = made.code
+    room = await home.get(code)  # the joins and the sockets come here
+    for seat in (0, 1):
+        await room.join(f"p{seat}", seat)
+
+    async def discard(text: str) -> None:
+        return None
+
+    async def told_of_an_action() -> None:
+        seat = room.state.match.to_act()[0]
+        await room.act(seat, room.state.match.legal_actions(seat)[0])
+        await other.remote_event(*recorder.notices[-1])
+
+    await other.remote_event(*recorder.notices[-1])  # the joins: the maker lets the room go
+    assert code not in other.rooms and made.evicted
+
+    asked = await other.get(code)  # a page or a request here: kept up to date for a while
+    await told_of_an_action()
+    assert other.rooms[code] is asked and asked.state.seq == room.state.seq
+    asked.last_asked -= KEEP_ASKED + 1
+    await told_of_an_action()
+    assert code not in other.rooms
+
+    listed = await other.get(code, asked=False)  # the lobby's list only looks
+    await told_of_an_action()
+    assert code not in other.rooms and listed.evicted
+
+    watched = await other.get(code)
+    watched.last_asked -= KEEP_ASKED + 1
+    assert await watched.attach(Connection(discard), None, None)  # a spectator here
+    await told_of_an_action()
+    assert other.rooms[code] is watched and watched.state.seq == room.state.seq
+    for registry in (home, other):
+        await registry.close()
+    for store in stores:
+        store.close()
