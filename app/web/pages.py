@@ -95,7 +95,8 @@ async def lobby(request: Request):
 
 @router.get("/r/{code}", response_class=HTMLResponse, include_in_schema=False)
 async def table(code: str, request: Request, rooms: Registry):
-    code = code.strip().upper()
+    if code != code.strip().upper():  # the proxy sends a room's page and socket by its code
+        return RedirectResponse(request.url.replace(path=f"/r/{code.strip().upper()}"), 308)
     room = await rooms.get(code)
     if room is None:
         return missing(request, "missing.title", "missing.text", code=code)

@@ -293,6 +293,17 @@ async def test_a_missing_match_has_a_page_in_the_readers_language(server):
         assert r.status_code == 404 and "NOPE99" in r.text
 
 
+async def test_a_table_typed_in_small_letters_is_sent_to_its_code(server):
+    """The proxy sends a room's page and socket to one process by its code as written: a page
+    asked for in small letters goes to the code's own address, its query kept."""
+    code = await create_room(server.http, "marjolet", ["open", "open"])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.get(f"/r/{code.lower()}", params={"lang": "ru"})
+        assert r.status_code == 308
+        assert r.headers["location"] == f"{server.http}/r/{code}?lang=ru"
+        assert (await http.get(r.headers["location"])).status_code == 200
+
+
 async def test_a_running_match_nobody_touched_for_half_a_day_is_shown_abandoned(server):
     from datetime import datetime, timedelta, timezone
 
