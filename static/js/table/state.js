@@ -88,7 +88,9 @@ function followDeal(state) {
   if (key !== table.dealKey) {
     table.dealKey = key;
     table.chosen = noChoices();
-    table.chosen.pass = keptPassChoice();
+    // a choice kept from an earlier page of this tab, while it is still to be sent (a pass the
+    // turn timer made leaves its choice behind)
+    if (m && m.moves && m.moves.pass) table.chosen.pass = keptPassChoice();
   }
 }
 
