@@ -733,6 +733,7 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
         result["rss0"] = rss0
         result["kind"] = kind
         result["processes"] = n
+        result["redis"] = "REDIS_URL" in env
         if kind == "ours" and db_url:
             result["stored"] = stored_actions(db_url)
             if args.audit:
@@ -758,7 +759,8 @@ def show(r: dict) -> str:
     if steady:
         line += f" (while all play: {1000 * steady:.3f} ms)"
     if r.get("db_cpu_s"):
-        line += f" (+db, Redis {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
+        services = "db, Redis" if r.get("redis") else "db"
+        line += f" (+{services} {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
     line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
     if r.get("event_bytes"):
         line += f"  bytes/event/connection={r['event_bytes']:.0f}"
