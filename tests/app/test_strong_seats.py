@@ -171,14 +171,27 @@ async def test_a_pool_that_fails_leaves_the_move_to_the_rules_bot():
     seat = match.to_act()[0]
     view, moves = match.view(seat), match.moves(seat)
     pool = Thinkers(Settings(think_workers=1))
+
+    async def started() -> None:
+        """The pool is up (its start, seconds on a loaded machine, counts against the think
+        time of the decision that waits for it, which the rules bot then answers)."""
+        pool.warm()
+        deadline = time.monotonic() + 60  # only so that a pool that never starts fails
+        while pool.pool is None:
+            assert time.monotonic() < deadline, "the thinking pool never started"
+            await asyncio.sleep(0.05)
+
     try:
+        await started()
         assert "cards" in await pool.decide("black_maria", view, moves, 1, 0.1)
+        assert pool.fallbacks == 0
         victim = next(iter(pool.pool._processes.values()))
         asking = asyncio.ensure_future(pool.decide("black_maria", view, moves, 2, 2.0))
         await asyncio.sleep(0.5)
         victim.kill()
         action = await asking
         assert action["type"] == "pass" and pool.fallbacks == 1 and pool.pool is None
+        await started()  # a new pool
         assert "cards" in await pool.decide("black_maria", view, moves, 3, 0.1)
         assert pool.fallbacks == 1
     finally:
