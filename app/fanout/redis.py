@@ -6,7 +6,9 @@ are, and catches the room up from the database, which stays the single source of
 anything else or when a notice is missing (a gap in the numbers). Redis is trusted as the
 database is: the events hold what they hold there (a Black Maria pass, say). When the Redis
 connection drops (a Redis restart), the listener reconnects by itself and then catches up
-every room it holds, so nothing missed meanwhile is lost.
+every room it holds, so nothing missed meanwhile is lost. The notices a process has ready
+together (those of one group commit, say) travel as one message; each process skips its own
+messages unread.
 
 Presence crosses processes too, so that a seat whose person is connected to another process
 is never handed to a bot and every process shows it as connected:
@@ -64,6 +66,7 @@ class RedisBroadcaster(Broadcaster):
 
     async def _listen(self, on_remote) -> None:
         delay, first = 0.2, True
+        own = orjson.dumps({"origin": self.origin})[:-1]  # how this process's messages begin
         while True:
             pubsub = self.redis.pubsub()
             try:
@@ -76,22 +79,12 @@ class RedisBroadcaster(Broadcaster):
                     asyncio.create_task(self._send_heartbeat())
                 first = False
                 async for message in pubsub.listen():
-                    if message.get("type") != "message":
-                        continue
+                    if message.get("type") != "message" or message["data"].startswith(own):
+                        continue  # this process's own notices come back too: not read
                     try:
                         data = orjson.loads(message["data"])
-                        origin = data.get("origin")
-                        if origin == self.origin:
-                            continue
-                        if "seq" in data:
-                            code = str(data["code"])
-                            if self.holds(code):
-                                asyncio.create_task(on_remote(code, int(data["seq"]),
-                                                              data.get("events")))
-                        elif "hb" in data:
-                            self.on_presence(origin, data["hb"], True)
-                        elif "p" in data:
-                            self.on_presence(origin, data["p"], False)
+                        for notice in data["notices"]:
+                            self._heard(str(data["origin"]), notice, on_remote)
                     except Exception as error:  # a malformed notice is only logged
                         log.warning("bad fan-out notice %r: %s", message.get("data"), error)
             except asyncio.CancelledError:
@@ -107,9 +100,21 @@ class RedisBroadcaster(Broadcaster):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
 
-    def _publish(self, message: dict) -> None:
-        text = orjson.dumps({"origin": self.origin, **message})
-        self._send(lambda pipe: pipe.publish(self.channel, text))
+    def _heard(self, origin: str, notice: dict, on_remote) -> None:
+        if "seq" in notice:
+            code = str(notice["code"])
+            if self.holds(code):
+                asyncio.create_task(on_remote(code, int(notice["seq"]), notice.get("events")))
+        elif "hb" in notice:
+            self.on_presence(origin, notice["hb"], True)
+        elif "p" in notice:
+            self.on_presence(origin, notice["p"], False)
+
+    def _publish(self, notice: dict) -> None:
+        """Queue ``notice`` for the sender, which publishes those that wait together as one
+        message."""
+        if self.redis is not None:
+            self.outbox.put_nowait(notice)
 
     def _send(self, command) -> None:
         """Queue ``command(pipeline)`` for the sender: one task, one connection, in order."""
@@ -117,22 +122,34 @@ class RedisBroadcaster(Broadcaster):
             self.outbox.put_nowait(command)
 
     async def _sender(self) -> None:
-        """Send what is queued, all that waits together in one pipeline. A command per task
+        """Send what is queued, all that waits together at once: the notices as one message
+        (``{"origin", "notices"}``), then the commands, in one pipeline. A command per task
         would race for the pool's connections (refused beyond its size) and could reorder
-        notices; a failed send is only logged (the others catch up from the database)."""
+        notices; a message per notice cost each process a publish and every process a
+        receipt per action, about half of what Redis cost (docs/performance.md). A failed
+        send is only logged (the others catch up from the database)."""
         while True:
-            commands = [await self.outbox.get()]
+            queued = [await self.outbox.get()]
             while not self.outbox.empty():
-                commands.append(self.outbox.get_nowait())
+                queued.append(self.outbox.get_nowait())
+            notices = [item for item in queued if type(item) is dict]
+            commands = [item for item in queued if type(item) is not dict]
             try:
+                message = orjson.dumps({"origin": self.origin, "notices": notices})
+                if not commands:
+                    await self.redis.publish(self.channel, message)
+                    continue
                 async with self.redis.pipeline(transaction=False) as pipe:
+                    if notices:
+                        pipe.publish(self.channel, message)
                     for command in commands:
                         command(pipe)
                     await pipe.execute()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                log.warning("Redis send failed (%d commands): %s", len(commands), error)
+                log.warning("Redis send failed (%d notices, %d commands): %s", len(notices),
+                            len(commands), error)
 
     def published(self, code: str, seq: int, shared: list | None = None) -> None:
         notice = {"code": code, "seq": seq}

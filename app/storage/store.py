@@ -9,6 +9,7 @@ import itertools
 import logging
 import queue
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
@@ -28,6 +29,9 @@ CHECKPOINT_EVERY = 1.0
 #: Shortest time from one SQLite group commit to the next while writes come together (see
 #: Store.write): latency traded for CPU.
 COMMIT_INTERVAL = 0.008
+#: Seconds a database server's connection stays with the writer unused (see
+#: Store.store_statements).
+KEEP_IDLE = 5.0
 
 
 @dataclass(slots=True)
@@ -104,10 +108,11 @@ class Store:
         self.sessions: sessionmaker = make_sessions(self.engine)
         #: Test hook: a callable raising an exception inside the next write transactions.
         self.fault: Callable[[], None] | None = None
-        #: SQLite: the connection the event loop's statement writes keep using. Its page cache
-        #: stays warm: connections taken in turn from the pool each found theirs stale (another
+        #: The connection the writer's statement writes keep using (see store_statements). On
+        #: SQLite its page cache stays warm: connections taken in turn from the pool each found theirs stale (another
         #: had written since), and read the pages again (an insert cost 60% more).
         self._kept = None
+        self._kept_since = 0.0  # when it was last used (time.monotonic())
         self._prepared: dict = {}  # (statement, parameter names) -> _Prepared
         self._pending: list = []  # SQLite: writes waiting for the next group commit
         self._last_commit = float("-inf")  # SQLite: when it began (event-loop time)
@@ -162,9 +167,18 @@ class Store:
         (the hot path of actions): each statement compiled once (:class:`_Prepared`), one
         executemany per statement in first-seen order (:meth:`_execute`). StorageError/Conflict
         if not stored.
-        SQLite keeps its connection from one call to the next (they all come from the event
-        loop); others take one from the pool each time, which replaces one that broke."""
+        It keeps its connection from one call to the next (they all come from the one writer:
+        the event loop on SQLite, the writer thread otherwise). Taken from the pool each time,
+        a PostgreSQL connection cost two round trips more a commit (the pool's ping when it is
+        taken, its rollback when it is given back); after :data:`KEEP_IDLE` seconds unused it
+        goes back to the pool, so that a connection a database restart broke while nobody
+        wrote is replaced by the pool's ping rather than failing a write. One that broke
+        (its rollback failed) is replaced at once."""
         with self._storage_errors():
+            if self._kept is not None and not self.sqlite \
+                    and time.monotonic() - self._kept_since > KEEP_IDLE:
+                self._kept.close()
+                self._kept = None
             connection, self._kept = self._kept or self.engine.raw_connection(), None
             keep = False
             try:
@@ -176,17 +190,17 @@ class Store:
                     connection.commit()
                 finally:
                     cursor.close()
-                keep = self.sqlite
+                keep = True
             except BaseException:
                 try:
                     connection.rollback()
-                    keep = self.sqlite
+                    keep = True
                 except Exception:  # the connection is broken: the pool opens another
                     connection.invalidate()
                 raise
             finally:
                 if keep:
-                    self._kept = connection
+                    self._kept, self._kept_since = connection, time.monotonic()
                 else:
                     connection.close()
 
@@ -237,9 +251,9 @@ class Store:
         the statement-only writes that wait together share one transaction (a group commit);
         if a shared transaction fails, each of its writes is tried alone, so one room's
         conflict never touches another's. Nothing is resolved before its commit returned.
-        SQLite, a local file, is written by the event loop itself, at most every
-        :data:`COMMIT_INTERVAL` while writes come together; any other database by one writer
-        thread. Why each of these: docs/performance.md#group-commit, #commit-interval and
+        SQLite, a local file, is written by the event loop itself, any other database by one
+        writer thread; either commits at most every :data:`COMMIT_INTERVAL` while writes come
+        together. Why each of these: docs/performance.md#group-commit, #commit-interval and
         #writes-on-the-event-loop."""
         loop = asyncio.get_running_loop()
         write = _Write(work, list(statements), on_commit, loop, loop.create_future())
@@ -283,7 +297,14 @@ class Store:
                 pass
 
     def _write_loop(self) -> None:
+        """The writer thread: what waits together goes in one commit, and while writes come
+        together (until two commits in a row stored a single write) commits come at most every
+        :data:`COMMIT_INTERVAL`, as on SQLite, so that more writes share each."""
+        last_commit, last_batches = float("-inf"), (0, 0)
         while True:
+            wait = last_commit + COMMIT_INTERVAL - time.monotonic()
+            if wait > 0 and max(last_batches) > 1:
+                time.sleep(wait)
             jobs = [self._writes.get()]
             while True:  # and every write waiting now
                 try:
@@ -292,6 +313,7 @@ class Store:
                     break
             stop = None in jobs
             writes = [job for job in jobs if job is not None]
+            last_commit, last_batches = time.monotonic(), (len(writes), last_batches[0])
             outcomes = self._write_all(writes)
             for loop in {write.loop for write in writes}:  # one hand-off per event loop
                 mine = [(w, o) for w, o in zip(writes, outcomes) if w.loop is loop]

@@ -180,3 +180,50 @@ async def test_a_process_lets_go_of_a_room_nobody_there_watches_or_asked_for(tmp
         await registry.close()
     for store in stores:
         store.close()
+
+
+async def test_notices_ready_together_travel_as_one_message_and_only_to_others(redis_url):
+    """A group commit's notices go out as one Redis message (a publish and a receipt per
+    notice had been about half of what Redis cost); a process skips its own messages."""
+    import orjson
+    import redis.asyncio as redis
+
+    from app.fanout.redis import RedisBroadcaster
+
+    channel = f"cardroom-test-{secrets.token_hex(4)}"
+    heard: dict[str, list] = {"a": [], "b": []}
+
+    def recorder(name):
+        async def on_remote(code, seq, shared=None):
+            heard[name].append((code, seq, shared))
+        return on_remote
+
+    listener = redis.from_url(redis_url)
+    pubsub = listener.pubsub()
+    await pubsub.subscribe(channel)
+    a, b = RedisBroadcaster(redis_url, channel), RedisBroadcaster(redis_url, channel)
+    try:
+        await a.start(recorder("a"))
+        await b.start(recorder("b"))
+        events = [[seq, "chat", {"text": str(seq)}, None] for seq in (7, 8, 9)]
+        for seq in (7, 8, 9):  # within one turn of the event loop, as a group commit's
+            a.published("ROOM01", seq, [events[seq - 7]])
+        messages = []
+        deadline = asyncio.get_running_loop().time() + 10
+        while len(heard["b"]) < 3 or not messages:
+            assert asyncio.get_running_loop().time() < deadline, (messages, heard)
+            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+            if message is not None:
+                messages.append(orjson.loads(message["data"]))
+        while (message := await pubsub.get_message(ignore_subscribe_messages=True,
+                                                   timeout=0.3)) is not None:
+            messages.append(orjson.loads(message["data"]))
+        assert len(messages) == 1
+        assert [n["seq"] for n in messages[0]["notices"]] == [7, 8, 9]
+        assert heard["b"] == [("ROOM01", seq, [events[seq - 7]]) for seq in (7, 8, 9)]
+        assert heard["a"] == []  # its own
+    finally:
+        for broadcaster in (a, b):
+            await broadcaster.close()
+        await pubsub.aclose()
+        await listener.aclose()

@@ -468,3 +468,72 @@ async def test_a_writes_own_refusal_reaches_its_waiter_as_it_is_and_others_are_s
             assert session.scalar(select(func.count()).select_from(Room)) == rooms_before
     finally:
         store.close()
+
+
+async def test_the_writer_keeps_its_connection_and_replaces_one_that_broke(database_url,
+                                                                           monkeypatch):
+    """One connection for every commit: taken from the pool each time, a PostgreSQL
+    connection cost two round trips more a commit (the pool's ping, its rollback)."""
+    from app.storage.stored import StorageError
+
+    store = Store(database_url)
+    try:
+        room_id = store.transact(new_room)
+        taken = []
+        take = store.engine.raw_connection
+        monkeypatch.setattr(store.engine, "raw_connection", lambda: taken.append(1) or take())
+        for seq in range(1, 6):
+            await stored_event(store, room_id, seq)
+        assert len(taken) == 1
+        # A connection that broke (here: its server process ended, as in a restart) fails
+        # the write it is used for; the next one is stored on a new connection.
+        if store.sqlite:
+            store._kept.dbapi_connection.close()
+        else:
+            pid = store._kept.dbapi_connection.info.backend_pid
+            with store.engine.connect() as other:
+                other.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
+        taken.clear()
+        with pytest.raises(StorageError):
+            await stored_event(store, room_id, 6)
+        assert await stored_event(store, room_id, 7) == 7 and len(taken) == 1
+        if not store.sqlite:
+            # Unused for a while, it goes back to the pool, whose ping checks it first.
+            monkeypatch.setattr(store_module, "KEEP_IDLE", 0.0)
+            assert await stored_event(store, room_id, 8) == 8 and len(taken) == 2
+        with store.sessions() as session:
+            seqs = session.scalars(select(RoomEvent.seq).where(RoomEvent.room_id == room_id))
+            assert sorted(seqs) == [1, 2, 3, 4, 5, 7] + ([] if store.sqlite else [8])
+    finally:
+        store.close()
+
+
+async def test_postgresql_commits_at_most_every_interval_while_writes_come_together(
+        postgres_url, monkeypatch):
+    """As on SQLite: once two writes shared a commit, the writer thread waits for the
+    interval from that commit's start, so that the writes asked meanwhile share the next."""
+    from app.storage.migrate import upgrade
+
+    upgrade(postgres_url)
+    monkeypatch.setattr(store_module, "COMMIT_INTERVAL", 1.0)
+    store = Store(postgres_url)
+    try:
+        room_id = store.transact(new_room)
+        stored = Transactions(store, monkeypatch).stored
+
+        def ask(*seqs) -> list:
+            return [asyncio.ensure_future(stored_event(store, room_id, seq)) for seq in seqs]
+
+        for seq in (1, 2):  # one at a time: each at once
+            await asyncio.gather(*ask(seq))
+        async with writer_held(store):
+            writes = ask(3, 4)
+            await asyncio.sleep(0.05)
+        await asyncio.gather(*writes)
+        first = ask(5)
+        await asyncio.sleep(0.1)
+        assert not first[0].done()  # held for the interval
+        await asyncio.gather(*first, *ask(6))
+        assert stored == [[1], [2], [3, 4], [5, 6]]
+    finally:
+        store.close()
