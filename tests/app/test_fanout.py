@@ -227,3 +227,30 @@ async def test_notices_ready_together_travel_as_one_message_and_only_to_others(r
             await broadcaster.close()
         await pubsub.aclose()
         await listener.aclose()
+
+
+async def test_the_heartbeat_registers_this_process_seats_for_the_others(redis_url):
+    """The presence registry the authoritative check reads (before a seat goes to a bot)."""
+    from app.fanout.redis import PRESENCE_TTL, RedisBroadcaster
+
+    async def ignore(*args):
+        pass
+
+    channel = f"cardroom-test-{secrets.token_hex(4)}"
+    a, b = RedisBroadcaster(redis_url, channel), RedisBroadcaster(redis_url, channel)
+    a.local_presence = lambda: {"ROOM01": [0, 2], "ROOM02": [1]}
+    try:
+        await a.start(ignore)
+        await b.start(ignore)
+        await a._send_heartbeat()
+        assert [await b.present_elsewhere("ROOM01", seat) for seat in range(3)] == \
+            [True, False, True]
+        assert await b.present_elsewhere("ROOM02", 1)
+        assert not await a.present_elsewhere("ROOM01", 0)  # itself is not elsewhere
+        ttl = await a.redis.ttl(a._key("ROOM02", 1))
+        assert PRESENCE_TTL < ttl <= PRESENCE_TTL * 2
+    finally:
+        for broadcaster in (a, b):
+            await broadcaster.redis.delete(*(a._key(code, seat) for code, seat in
+                                             (("ROOM01", 0), ("ROOM01", 2), ("ROOM02", 1))))
+            await broadcaster.close()
