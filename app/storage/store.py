@@ -10,7 +10,7 @@ import logging
 import queue
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Callable
 
@@ -184,10 +184,11 @@ class Store:
             try:
                 cursor = connection.cursor()
                 try:
-                    self._execute(cursor, statements)
-                    if self.fault is not None:
-                        self.fault()
-                    connection.commit()
+                    with self._one_round_trip(connection):
+                        self._execute(cursor, statements)
+                        if self.fault is not None:
+                            self.fault()
+                        connection.commit()
                 finally:
                     cursor.close()
                 keep = True
@@ -203,6 +204,14 @@ class Store:
                     self._kept, self._kept_since = connection, time.monotonic()
                 else:
                     connection.close()
+
+    def _one_round_trip(self, connection):
+        """PostgreSQL: the statements and the commit go to the server together, and their
+        outcomes come back together (psycopg's pipeline mode); one round trip a commit rather
+        than one for the statements and one for the commit."""
+        if self.sqlite:
+            return nullcontext()
+        return connection.driver_connection.pipeline()
 
     def _execute(self, cursor, statements: list) -> None:
         """Run ``(statement, parameters)`` pairs on a DBAPI cursor: one executemany per
