@@ -93,10 +93,17 @@ class RedisBroadcaster(Broadcaster):
                         continue  # this process's own notices come back too: not read
                     try:
                         data = orjson.loads(message["data"])
-                        for notice in data["notices"]:
-                            self._heard(str(data["origin"]), notice, on_remote)
-                    except Exception as error:  # a malformed notice is only logged
-                        log.warning("bad fan-out notice %r: %s", message.get("data"), error)
+                        origin = str(data["origin"])
+                        # a message of a process of the version before is a notice alone
+                        notices = data["notices"] if "notices" in data else [data]
+                    except Exception as error:  # a malformed message is only logged
+                        log.warning("bad fan-out message %r: %s", message.get("data"), error)
+                        continue
+                    for notice in notices:
+                        try:
+                            self._heard(origin, notice, on_remote)
+                        except Exception as error:  # ... and a malformed notice
+                            log.warning("bad fan-out notice %r: %s", notice, error)
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
@@ -122,9 +129,10 @@ class RedisBroadcaster(Broadcaster):
 
     def _publish(self, notice: dict) -> None:
         """Queue ``notice`` for the sender, which publishes those that wait together as one
-        message."""
+        message. It is encoded here, so that one that cannot be is refused to its caller
+        rather than lost with the others."""
         if self.redis is not None:
-            self.outbox.put_nowait(notice)
+            self.outbox.put_nowait(orjson.Fragment(orjson.dumps(notice)))
 
     def _send(self, command) -> None:
         """Queue ``command(pipeline)`` for the sender: one task, one connection, in order."""
@@ -142,8 +150,8 @@ class RedisBroadcaster(Broadcaster):
             queued = [await self.outbox.get()]
             while not self.outbox.empty():
                 queued.append(self.outbox.get_nowait())
-            notices = [item for item in queued if type(item) is dict]
-            commands = [item for item in queued if type(item) is not dict]
+            notices = [item for item in queued if type(item) is orjson.Fragment]
+            commands = [item for item in queued if type(item) is not orjson.Fragment]
             try:
                 message = orjson.dumps({"origin": self.origin, "notices": notices})
                 if not commands:

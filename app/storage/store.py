@@ -207,8 +207,9 @@ class Store:
 
     def _one_round_trip(self, connection):
         """PostgreSQL: the statements and the commit go to the server together, and their
-        outcomes come back together (psycopg's pipeline mode); one round trip a commit rather
-        than one for the statements and one for the commit."""
+        outcomes come back together (psycopg's pipeline mode: two round trips a commit, the
+        transaction's BEGIN and then all the rest, rather than a wait after each statement
+        and after the commit)."""
         if self.sqlite:
             return nullcontext()
         return connection.driver_connection.pipeline()

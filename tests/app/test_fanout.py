@@ -254,3 +254,36 @@ async def test_the_heartbeat_registers_this_process_seats_for_the_others(redis_u
             await broadcaster.redis.delete(*(a._key(code, seat) for code, seat in
                                              (("ROOM01", 0), ("ROOM01", 2), ("ROOM02", 1))))
             await broadcaster.close()
+
+
+async def test_a_bad_notice_is_skipped_alone_and_an_older_process_is_understood(redis_url):
+    """One notice that cannot be applied does not lose those sent with it; a message of a
+    process of the version before (one notice, not a list) is read as it was."""
+    import orjson
+    import redis.asyncio as redis
+
+    from app.fanout.redis import RedisBroadcaster
+
+    channel = f"cardroom-test-{secrets.token_hex(4)}"
+    heard = []
+
+    async def on_remote(code, seq, shared=None):
+        heard.append((code, seq))
+
+    listener = RedisBroadcaster(redis_url, channel)
+    sender = redis.from_url(redis_url)
+    try:
+        await listener.start(on_remote)
+        await sender.publish(channel, orjson.dumps({"origin": "other", "notices": [
+            {"code": "ROOM01", "seq": 1}, {"code": "ROOM01", "seq": "not a number"},
+            {"code": "ROOM01", "seq": 3}]}))
+        await sender.publish(channel, orjson.dumps({"origin": "older", "code": "ROOM02",
+                                                    "seq": 5}))
+        for _ in range(100):
+            if len(heard) == 3:
+                break
+            await asyncio.sleep(0.05)
+        assert heard == [("ROOM01", 1), ("ROOM01", 3), ("ROOM02", 5)]
+    finally:
+        await listener.close()
+        await sender.aclose()
