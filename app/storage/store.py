@@ -109,8 +109,9 @@ class Store:
         #: Test hook: a callable raising an exception inside the next write transactions.
         self.fault: Callable[[], None] | None = None
         #: The connection the writer's statement writes keep using (see store_statements). On
-        #: SQLite its page cache stays warm: connections taken in turn from the pool each found theirs stale (another
-        #: had written since), and read the pages again (an insert cost 60% more).
+        #: SQLite its page cache stays warm: connections taken in turn from the pool each found
+        #: theirs stale (another had written since), and read the pages again (an insert cost
+        #: 60% more).
         self._kept = None
         self._kept_since = 0.0  # when it was last used (time.monotonic())
         self._prepared: dict = {}  # (statement, parameter names) -> _Prepared
@@ -184,7 +185,7 @@ class Store:
             try:
                 cursor = connection.cursor()
                 try:
-                    with self._one_round_trip(connection):
+                    with self._sent_together(connection):
                         self._execute(cursor, statements)
                         if self.fault is not None:
                             self.fault()
@@ -205,7 +206,7 @@ class Store:
                 else:
                     connection.close()
 
-    def _one_round_trip(self, connection):
+    def _sent_together(self, connection):
         """PostgreSQL: the statements and the commit go to the server together, and their
         outcomes come back together (psycopg's pipeline mode: two round trips a commit, the
         transaction's BEGIN and then all the rest, rather than a wait after each statement
