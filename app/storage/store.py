@@ -116,8 +116,8 @@ class Store:
         self._kept_since = 0.0  # when it was last used (time.monotonic())
         self._prepared: dict = {}  # (statement, parameter names) -> _Prepared
         self._pending: list = []  # SQLite: writes waiting for the next group commit
-        self._last_commit = float("-inf")  # SQLite: when it began (event-loop time)
-        self._last_batches = (0, 0)  # SQLite: how many writes it and the one before stored
+        self._last_commit = float("-inf")  # when the last commit began (the writer's clock)
+        self._last_batches = (0, 0)  # how many writes it and the one before stored
         self._writes: queue.SimpleQueue = queue.SimpleQueue()  # others: the writer's queue
         self._writer: threading.Thread | None = None
         self._threads_lock = threading.Lock()
@@ -273,8 +273,8 @@ class Store:
         if self.sqlite:
             self._pending.append(write)
             if len(self._pending) == 1:
-                wait = self._last_commit + COMMIT_INTERVAL - loop.time()
-                if wait > 0 and max(self._last_batches) > 1:
+                wait = self._grouping_wait(loop.time())
+                if wait > 0:
                     loop.call_later(wait, self._write_pending)
                 else:
                     loop.call_soon(self._write_pending)
@@ -292,10 +292,19 @@ class Store:
                                             daemon=True)
             self._writer.start()
 
+    def _grouping_wait(self, now: float) -> float:
+        """Seconds the next commit waits (0: none): while writes come together, until two
+        commits in a row stored a single write, commits come at most every
+        :data:`COMMIT_INTERVAL` from the start of the last one."""
+        wait = self._last_commit + COMMIT_INTERVAL - now
+        return wait if wait > 0 and max(self._last_batches) > 1 else 0.0
+
+    def _committing(self, now: float, writes: int) -> None:
+        self._last_commit, self._last_batches = now, (writes, self._last_batches[0])
+
     def _write_pending(self) -> None:
-        self._last_commit = asyncio.get_running_loop().time()
         writes, self._pending = self._pending, []
-        self._last_batches = (len(writes), self._last_batches[0])
+        self._committing(asyncio.get_running_loop().time(), len(writes))
         with timed("slow_write", what="commit", writes=len(writes)):
             outcomes = self._write_all(writes)
         _settle_all(writes, outcomes)
@@ -308,13 +317,11 @@ class Store:
                 pass
 
     def _write_loop(self) -> None:
-        """The writer thread: what waits together goes in one commit, and while writes come
-        together (until two commits in a row stored a single write) commits come at most every
-        :data:`COMMIT_INTERVAL`, as on SQLite, so that more writes share each."""
-        last_commit, last_batches = float("-inf"), (0, 0)
+        """The writer thread: what waits together goes in one commit, and commits are spaced
+        as on SQLite (:meth:`_grouping_wait`), so that more writes share each."""
         while True:
-            wait = last_commit + COMMIT_INTERVAL - time.monotonic()
-            if wait > 0 and max(last_batches) > 1:
+            wait = self._grouping_wait(time.monotonic())
+            if wait > 0:
                 time.sleep(wait)
             jobs = [self._writes.get()]
             while True:  # and every write waiting now
@@ -324,7 +331,7 @@ class Store:
                     break
             stop = None in jobs
             writes = [job for job in jobs if job is not None]
-            last_commit, last_batches = time.monotonic(), (len(writes), last_batches[0])
+            self._committing(time.monotonic(), len(writes))
             outcomes = self._write_all(writes)
             for loop in {write.loop for write in writes}:  # one hand-off per event loop
                 mine = [(w, o) for w, o in zip(writes, outcomes) if w.loop is loop]
