@@ -1,19 +1,20 @@
-"""The database's write path (synchronous SQLAlchemy under it): writes go one at a time and
-those that wait together share a commit (:meth:`Store.write`); SQLite's WAL is checkpointed
-beside them. What is written is the repository's business (app/storage/repository.py)."""
+"""The database's write path: writes go one at a time and those that wait together share a
+commit (:meth:`Store.write`), made by the event loop itself (SQLite's synchronously, PostgreSQL's
+actions through psycopg's AsyncConnection); SQLite's WAL is checkpointed beside them. What is
+written is the repository's business (app/storage/repository.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import logging
-import queue
 import threading
 import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Callable
 
+import psycopg
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..ops.stalls import timed
@@ -26,11 +27,11 @@ log = logging.getLogger("cardroom.store")
 WRITE_BATCH = 200
 #: Seconds between two SQLite WAL checkpoints (see Store.__init__).
 CHECKPOINT_EVERY = 1.0
-#: Shortest time from one SQLite group commit to the next while writes come together (see
+#: Shortest time from one group commit to the next while writes come together (see
 #: Store.write): latency traded for CPU.
 COMMIT_INTERVAL = 0.008
-#: Seconds a database server's connection stays with the writer unused (see
-#: Store.store_statements).
+#: Seconds the event loop's PostgreSQL connection may stay unused before it is pinged, the next
+#: time it is needed (see Store._cursor_on_loop).
 KEEP_IDLE = 5.0
 
 
@@ -41,12 +42,11 @@ class _Write:
     work: Callable | None
     statements: list
     on_commit: Callable[[object], None] | None
-    loop: asyncio.AbstractEventLoop
     future: asyncio.Future
 
     def settle(self, outcome) -> None:
-        """On the write's event loop, once its transaction is over: ``on_commit(result)`` if it
-        was committed (even if nobody waits any more: it was stored), then the future."""
+        """Once its transaction is over: ``on_commit(result)`` if it was committed (even if
+        nobody waits any more: it was stored), then the future."""
         failed = isinstance(outcome, BaseException)
         if not failed and self.on_commit is not None:
             try:
@@ -58,11 +58,6 @@ class _Write:
                 self.future.set_exception(outcome)
             else:
                 self.future.set_result(outcome)
-
-
-def _settle_all(writes: list[_Write], outcomes: list) -> None:
-    for write, outcome in zip(writes, outcomes):
-        write.settle(outcome)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -108,18 +103,18 @@ class Store:
         self.sessions: sessionmaker = make_sessions(self.engine)
         #: Test hook: a callable raising an exception inside the next write transactions.
         self.fault: Callable[[], None] | None = None
-        #: The connection the writer's statement writes keep using (see store_statements). On
-        #: SQLite its page cache stays warm: connections taken in turn from the pool each found
-        #: theirs stale (another had written since), and read the pages again (an insert cost
-        #: 60% more).
+        #: SQLite: the connection store_statements keeps using. Its page cache stays warm:
+        #: connections taken in turn from the pool each found theirs stale (another had written
+        #: since), and read the pages again (an insert cost 60% more).
         self._kept = None
-        self._kept_since = 0.0  # when it was last used (time.monotonic())
+        #: PostgreSQL: a cursor of the event loop's own connection (see _cursor_on_loop), the
+        #: loop it belongs to and when it was last used.
+        self._on_loop: tuple | None = None
         self._prepared: dict = {}  # (statement, parameter names) -> _Prepared
-        self._pending: list = []  # SQLite: writes waiting for the next group commit
-        self._last_commit = float("-inf")  # when the last commit began (the writer's clock)
+        self._pending: list[_Write] = []  # writes waiting for the next commit
+        self._drain: asyncio.Task | None = None  # the task committing them (see write)
+        self._last_commit = float("-inf")  # when the last commit began (the loop's clock)
         self._last_batches = (0, 0)  # how many writes it and the one before stored
-        self._writes: queue.SimpleQueue = queue.SimpleQueue()  # others: the writer's queue
-        self._writer: threading.Thread | None = None
         self._threads_lock = threading.Lock()
         self._closing = threading.Event()
         self._checkpointer: threading.Thread | None = None
@@ -129,10 +124,6 @@ class Store:
 
     def close(self) -> None:
         with self._threads_lock:
-            if self._writer is not None:
-                self._writes.put(None)
-                self._writer.join()
-                self._writer = None
             if self._checkpointer is not None:
                 self._closing.set()
                 self._checkpointer.join()
@@ -140,6 +131,7 @@ class Store:
         if self._kept is not None:
             self._kept.close()
             self._kept = None
+        self._forget_connection_on_loop()  # (AsyncConnection.close(), without its loop)
         self.engine.dispose()  # the last SQLite connection to close checkpoints what is left
 
     # -- writing -------------------------------------------------------------------------------
@@ -156,7 +148,8 @@ class Store:
                     if statements:
                         cursor = session.connection().connection.cursor()
                         try:
-                            self._execute(cursor, statements)
+                            for sql, rows in self._grouped(statements):
+                                cursor.executemany(sql, rows)
                         finally:
                             cursor.close()
                     if self.fault is not None:
@@ -165,31 +158,22 @@ class Store:
 
     def store_statements(self, statements: list) -> None:
         """Run ``statements`` in one transaction and commit, straight on a DBAPI connection
-        (the hot path of actions): each statement compiled once (:class:`_Prepared`), one
-        executemany per statement in first-seen order (:meth:`_execute`). StorageError/Conflict
-        if not stored.
-        It keeps its connection from one call to the next (they all come from the one writer:
-        the event loop on SQLite, the writer thread otherwise). Taken from the pool each time,
-        a PostgreSQL connection cost two round trips more a commit (the pool's ping when it is
-        taken, its rollback when it is given back); after :data:`KEEP_IDLE` seconds unused it
-        goes back to the pool, so that a connection a database restart broke while nobody
-        wrote is replaced by the pool's ping rather than failing a write. One that broke
-        (its rollback failed) is replaced at once."""
+        (SQLite's hot path of actions; PostgreSQL's is :meth:`_store_on_loop`): each statement
+        compiled once (:class:`_Prepared`), one executemany per statement in first-seen order
+        (:meth:`_grouped`). StorageError/Conflict if not stored.
+        It keeps its connection from one call to the next (the event loop is SQLite's only
+        writer); one that broke (its rollback failed) is replaced."""
         with self._storage_errors():
-            if self._kept is not None and not self.sqlite \
-                    and time.monotonic() - self._kept_since > KEEP_IDLE:
-                self._kept.close()
-                self._kept = None
             connection, self._kept = self._kept or self.engine.raw_connection(), None
             keep = False
             try:
                 cursor = connection.cursor()
                 try:
-                    with self._sent_together(connection):
-                        self._execute(cursor, statements)
-                        if self.fault is not None:
-                            self.fault()
-                        connection.commit()
+                    for sql, rows in self._grouped(statements):
+                        cursor.executemany(sql, rows)
+                    if self.fault is not None:
+                        self.fault()
+                    connection.commit()
                 finally:
                     cursor.close()
                 keep = True
@@ -202,28 +186,81 @@ class Store:
                 raise
             finally:
                 if keep:
-                    self._kept, self._kept_since = connection, time.monotonic()
+                    self._kept = connection
                 else:
                     connection.close()
 
-    def _sent_together(self, connection):
-        """PostgreSQL: the statements and the commit go to the server together, and their
-        outcomes come back together (psycopg's pipeline mode: two round trips a commit, the
-        transaction's BEGIN and then all the rest, rather than a wait after each statement
-        and after the commit)."""
-        if self.sqlite:
-            return nullcontext()
-        return connection.driver_connection.pipeline()
+    async def _store_on_loop(self, statements: list) -> None:
+        """PostgreSQL: :meth:`store_statements` made by the event loop on its own connection, in
+        one round trip: the statements, their values bound by psycopg (:meth:`_text`), go as
+        one query, which PostgreSQL runs as one transaction (its connection is in autocommit:
+        a query of several statements is then all committed or none of it). Sent in
+        pipeline mode with server-side binding, a commit had cost twice the CPU, and sent by
+        a writer thread as much again (docs/performance.md#writes-on-the-event-loop)."""
+        with self._storage_errors():
+            cursor = await self._cursor_on_loop()
+            text = self._text(cursor, statements)
+            if self.fault is not None:
+                self.fault()
+            try:
+                await cursor.execute(text)
+            except psycopg.Error:
+                if cursor.connection.broken:  # the next write opens another
+                    self._forget_connection_on_loop()
+                raise
+            except BaseException:  # cancelled while it waited: its state is unknown
+                self._forget_connection_on_loop()
+                raise
+            self._on_loop = (*self._on_loop[:2], time.monotonic())
 
-    def _execute(self, cursor, statements: list) -> None:
-        """Run ``(statement, parameters)`` pairs on a DBAPI cursor: one executemany per
-        statement (made once, not per call: the same one groups), in first-seen order."""
+    def _text(self, cursor, statements: list) -> str:
+        """``statements`` as one query, in order, each with its values."""
+        texts = []
+        for statement, parameters in statements:
+            prepared = self._prepare(statement, parameters)
+            texts.append(cursor.mogrify(prepared.sql, prepared.parameters(parameters)))
+        return ";".join(texts)
+
+    async def _cursor_on_loop(self):
+        """A cursor of the running loop's PostgreSQL connection (values bound by psycopg, in
+        autocommit), kept from one write to the next. One left unused for :data:`KEEP_IDLE` is
+        pinged first and replaced if it does not answer, so that a connection a database
+        restart broke while nobody wrote fails no write."""
+        loop = asyncio.get_running_loop()
+        if self._on_loop is not None:
+            cursor, its_loop, used = self._on_loop
+            if its_loop is loop and not cursor.connection.broken and (
+                    time.monotonic() - used <= KEEP_IDLE or await self._answers(cursor)):
+                return cursor
+            self._forget_connection_on_loop()
+        arguments, options = self.engine.dialect.create_connect_args(self.engine.url)
+        connection = await psycopg.AsyncConnection.connect(
+            *arguments, autocommit=True, connect_timeout=5, **options)
+        cursor = psycopg.AsyncClientCursor(connection)
+        self._on_loop = cursor, loop, time.monotonic()
+        return cursor
+
+    @staticmethod
+    async def _answers(cursor) -> bool:
+        try:
+            await cursor.execute("SELECT 1")
+            return True
+        except psycopg.Error:
+            return False
+
+    def _forget_connection_on_loop(self) -> None:
+        if self._on_loop is not None:
+            self._on_loop[0].connection.pgconn.finish()
+            self._on_loop = None
+
+    def _grouped(self, statements: list) -> list:
+        """``(statement, parameters)`` pairs as ``(sql, rows)``: one executemany per statement
+        (made once, not per call: the same one groups), in first-seen order."""
         by_statement: dict = {}
         for statement, parameters in statements:
             prepared = self._prepare(statement, parameters)
             by_statement.setdefault(prepared, []).append(prepared.parameters(parameters))
-        for prepared, rows in by_statement.items():
-            cursor.executemany(prepared.sql, rows)
+        return [(prepared.sql, rows) for prepared, rows in by_statement.items()]
 
     def _prepare(self, statement, parameters: dict) -> _Prepared:
         key = (statement, tuple(parameters))
@@ -254,43 +291,35 @@ class Store:
     async def write(self, work: Callable | None, statements: list = (),
                     on_commit: Callable[[object], None] | None = None):
         """Run ``work`` and ``statements`` in a transaction and await its commit (without
-        ``work``: :meth:`store_statements`, else :meth:`transact`). ``on_commit(result)`` runs
-        on the event loop as soon as the commit returned, before the waiting task resumes: what
-        must follow the commit at once (telling everyone) goes there.
+        ``work``: the statements alone, the actions' hot path; else :meth:`transact`).
+        ``on_commit(result)`` runs on the event loop as soon as the commit returned, before
+        the waiting task resumes: what must follow the commit at once (telling everyone) goes
+        there.
 
         Writes go one at a time, never racing each other for the database's write lock, and
         the statement-only writes that wait together share one transaction (a group commit);
         if a shared transaction fails, each of its writes is tried alone, so one room's
         conflict never touches another's. Nothing is resolved before its commit returned.
-        SQLite, a local file, is written by the event loop itself, any other database by one
-        writer thread; either commits at most every :data:`COMMIT_INTERVAL` while writes come
+        The event loop makes the commits: SQLite's (a local file) synchronously, PostgreSQL's
+        statement-only ones through its own connection (:meth:`_store_on_loop`) and the
+        others in a worker thread; at most every :data:`COMMIT_INTERVAL` while writes come
         together. Why each of these: docs/performance.md#group-commit, #commit-interval and
         #writes-on-the-event-loop."""
         loop = asyncio.get_running_loop()
-        write = _Write(work, list(statements), on_commit, loop, loop.create_future())
-        with self._threads_lock:
-            self._start_threads()
-        if self.sqlite:
-            self._pending.append(write)
-            if len(self._pending) == 1:
-                wait = self._grouping_wait(loop.time())
-                if wait > 0:
-                    loop.call_later(wait, self._write_pending)
-                else:
-                    loop.call_soon(self._write_pending)
-        else:
-            self._writes.put(write)
+        write = _Write(work, list(statements), on_commit, loop.create_future())
+        if self.sqlite and self._checkpointer is None:
+            with self._threads_lock:
+                self._start_checkpoints()
+        self._pending.append(write)
+        if self._drain is None or self._drain.done() or self._drain.get_loop() is not loop:
+            self._drain = loop.create_task(self._write_pending(), name="db-writes")
         return await write.future
 
-    def _start_threads(self) -> None:
-        if self.sqlite and self._checkpointer is None:
+    def _start_checkpoints(self) -> None:
+        if self._checkpointer is None:
             self._checkpointer = threading.Thread(target=self._checkpoint_loop,
                                                   name="db-checkpoint", daemon=True)
             self._checkpointer.start()
-        elif not self.sqlite and self._writer is None:
-            self._writer = threading.Thread(target=self._write_loop, name="db-writer",
-                                            daemon=True)
-            self._writer.start()
 
     def _grouping_wait(self, now: float) -> float:
         """Seconds the next commit waits (0: none): while writes come together, until two
@@ -299,50 +328,32 @@ class Store:
         wait = self._last_commit + COMMIT_INTERVAL - now
         return wait if wait > 0 and max(self._last_batches) > 1 else 0.0
 
-    def _committing(self, now: float, writes: int) -> None:
-        self._last_commit, self._last_batches = now, (writes, self._last_batches[0])
-
-    def _write_pending(self) -> None:
-        writes, self._pending = self._pending, []
-        self._committing(asyncio.get_running_loop().time(), len(writes))
-        with timed("slow_write", what="commit", writes=len(writes)):
-            outcomes = self._write_all(writes)
-        _settle_all(writes, outcomes)
-        if self._copy_the_rest:
-            self._copy_the_rest = False
-            try:
-                with timed("slow_write", what="checkpoint"):
-                    self._checkpoint()
-            except Exception:  # the database is busy or away: the next round tries again
-                pass
-
-    def _write_loop(self) -> None:
-        """The writer thread: what waits together goes in one commit, and commits are spaced
-        as on SQLite (:meth:`_grouping_wait`), so that more writes share each."""
-        while True:
-            wait = self._grouping_wait(time.monotonic())
+    async def _write_pending(self) -> None:
+        """Commit the writes asked, in the order asked, those waiting together at once, until
+        none waits. On SQLite nothing in it awaits anything but the commit interval: each
+        commit holds the loop (``timed`` reports the long ones)."""
+        loop = asyncio.get_running_loop()
+        while self._pending:
+            wait = self._grouping_wait(loop.time())
             if wait > 0:
-                time.sleep(wait)
-            jobs = [self._writes.get()]
-            while True:  # and every write waiting now
+                await asyncio.sleep(wait)
+            writes, self._pending = self._pending, []
+            self._last_commit = loop.time()
+            self._last_batches = (len(writes), self._last_batches[0])
+            with timed("slow_write", what="commit", writes=len(writes)) if self.sqlite \
+                    else nullcontext():
+                outcomes = await self._write_all(writes)
+            for write, outcome in zip(writes, outcomes):
+                write.settle(outcome)
+            if self._copy_the_rest:
+                self._copy_the_rest = False
                 try:
-                    jobs.append(self._writes.get_nowait())
-                except queue.Empty:
-                    break
-            stop = None in jobs
-            writes = [job for job in jobs if job is not None]
-            self._committing(time.monotonic(), len(writes))
-            outcomes = self._write_all(writes)
-            for loop in {write.loop for write in writes}:  # one hand-off per event loop
-                mine = [(w, o) for w, o in zip(writes, outcomes) if w.loop is loop]
-                try:
-                    loop.call_soon_threadsafe(_settle_all, *map(list, zip(*mine)))
-                except RuntimeError:  # that event loop is closed: nobody waits any more
+                    with timed("slow_write", what="checkpoint"):
+                        self._checkpoint()
+                except Exception:  # the database is busy or away: the next round tries again
                     pass
-            if stop:
-                return
 
-    def _write_all(self, writes: list[_Write]) -> list:
+    async def _write_all(self, writes: list[_Write]) -> list:
         """Store ``writes`` in order, consecutive statement-only ones together; the result (or
         StorageError) of each."""
         outcomes = []
@@ -350,8 +361,38 @@ class Store:
             run = list(run)
             size = WRITE_BATCH if statements_only else 1
             for start in range(0, len(run), size):
-                outcomes += self._write_batch(run[start:start + size])
+                outcomes += await self._write_batch(run[start:start + size])
         return outcomes
+
+    async def _write_batch(self, batch: list[_Write]) -> list:
+        """The result (or StorageError) of each write of ``batch``: one commit for all if it
+        can."""
+        if len(batch) > 1:
+            try:
+                await self._stored([s for write in batch for s in write.statements])
+                return [None] * len(batch)
+            except StorageError:
+                pass  # one of them failed: alone, each fails or succeeds on its own
+        outcomes = []
+        for write in batch:
+            try:
+                if write.work is None:
+                    outcomes.append(await self._stored(write.statements))
+                elif self.sqlite:
+                    outcomes.append(self.transact(write.work, write.statements))
+                else:
+                    outcomes.append(await asyncio.to_thread(self.transact, write.work,
+                                                            write.statements))
+            except (StorageError, Refused) as error:  # each write's own outcome
+                outcomes.append(error)
+        return outcomes
+
+    async def _stored(self, statements: list) -> None:
+        """One transaction of statements, committed (the hot path)."""
+        if self.sqlite:
+            self.store_statements(statements)
+        else:
+            await self._store_on_loop(statements)
 
     def _checkpoint_loop(self) -> None:
         while not self._closing.wait(CHECKPOINT_EVERY):
@@ -374,26 +415,6 @@ class Store:
 
         with self.engine.connect() as connection:
             connection.execute(text("PRAGMA wal_checkpoint(PASSIVE)"))
-
-    def _write_batch(self, batch: list[_Write]) -> list:
-        """The result (or StorageError) of each write of ``batch``: one commit for all if it
-        can."""
-        if len(batch) > 1:
-            try:
-                self.store_statements([s for write in batch for s in write.statements])
-                return [None] * len(batch)
-            except StorageError:
-                pass  # one of them failed: alone, each fails or succeeds on its own
-        outcomes = []
-        for write in batch:
-            try:
-                if write.work is None:
-                    outcomes.append(self.store_statements(write.statements))
-                else:
-                    outcomes.append(self.transact(write.work, write.statements))
-            except (StorageError, Refused) as error:  # each write's own outcome
-                outcomes.append(error)
-        return outcomes
 
     def ping(self) -> bool:
         from sqlalchemy import text

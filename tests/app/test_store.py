@@ -42,14 +42,24 @@ async def stored_event(store: Store, room_id: int, seq: int) -> int:
 
 
 class DatabaseCalls:
-    """The commits and executemany calls of the store's DBAPI connections (the hot path
-    bypasses SQLAlchemy's execution events)."""
+    """The commits of the store's connections for statement-only writes, and the SQL sent in
+    them (the hot path bypasses SQLAlchemy's execution events): SQLite's executemany calls on
+    its DBAPI connection, PostgreSQL's queries on the event loop's connection (each one a
+    transaction, in autocommit)."""
 
     def __init__(self, store: Store, monkeypatch):
         self.commits, self.statements = [], []
-        checkout = store.engine.raw_connection
-        monkeypatch.setattr(store.engine, "raw_connection",
-                            lambda: _Counted(checkout(), self))
+        if store.sqlite:
+            checkout = store.engine.raw_connection
+            monkeypatch.setattr(store.engine, "raw_connection",
+                                lambda: _Counted(checkout(), self))
+        else:
+            take = store._cursor_on_loop
+
+            async def counted():
+                return _CountedOnLoop(await take(), self)
+
+            monkeypatch.setattr(store, "_cursor_on_loop", counted)
 
 
 class _Counted:
@@ -77,27 +87,34 @@ class _Counted:
         return Cursor()
 
 
+class _CountedOnLoop(_Counted):
+    async def execute(self, sql):
+        self._calls.commits.append(1)
+        self._calls.statements.append(sql)
+        return await self._connection.execute(sql)
+
+
 class Transactions:
     """The event numbers each transaction of the actions' hot path stored, in order: one list
-    per call of ``store.store_statements`` (one transaction, committed or refused whole)."""
+    per statement-only transaction (committed or refused whole)."""
 
     def __init__(self, store: Store, monkeypatch):
         self.stored: list[list[int]] = []
-        run = store.store_statements
+        run = store._stored
 
-        def counted(statements):
+        async def counted(statements):
             self.stored.append([parameters["seq"] for _, parameters in statements])
-            return run(statements)
+            return await run(statements)
 
-        monkeypatch.setattr(store, "store_statements", counted)
+        monkeypatch.setattr(store, "_stored", counted)
 
 
 @asynccontextmanager
 async def writer_held(store: Store):
-    """PostgreSQL: the writer thread is busy with a write of its own until the block ends, so
-    that the writes asked meanwhile all wait in its queue, as they do under load (else how
-    many it finds there depends on how fast each thread runs). SQLite writes on the event
-    loop, at the end of the loop's turn: nothing to hold."""
+    """PostgreSQL: a write with work of its own (made in a worker thread) holds the writes
+    until the block ends, so that those asked meanwhile all wait together, as they do under
+    load (else how many wait together depends on PostgreSQL's speed). SQLite writes
+    synchronously, at the end of the loop's turn: nothing to hold."""
     if store.sqlite:
         yield
         return
@@ -128,7 +145,7 @@ async def test_waiting_writes_share_a_commit_and_a_failing_one_fails_alone(datab
             writes = asyncio.gather(*(stored_event(store, room_id, seq) for seq in range(1, 11)))
             await asyncio.sleep(0)  # all ten asked
         assert await writes == list(range(1, 11))
-        # one transaction for the ten, one commit, one executemany
+        # one transaction for the ten, one commit, one executemany (PostgreSQL: one query)
         assert transactions == [list(range(1, 11))]
         assert len(calls.commits) == 1
         assert len([sql for sql in calls.statements if sql.startswith("INSERT")]) == 1
@@ -474,44 +491,60 @@ async def test_the_writer_keeps_its_connection_and_replaces_one_that_broke(datab
                                                                            monkeypatch):
     """One connection for every commit: taken from the pool each time, a PostgreSQL
     connection cost two round trips more a commit (the pool's ping, its rollback)."""
+    import psycopg
+
     from app.storage.stored import StorageError
 
     store = Store(database_url)
     try:
         room_id = store.transact(new_room)
-        taken = []
-        take = store.engine.raw_connection
-        monkeypatch.setattr(store.engine, "raw_connection", lambda: taken.append(1) or take())
-        for seq in range(1, 6):
-            await stored_event(store, room_id, seq)
-        assert len(taken) == 1
-        # A connection that broke (here: its server process ended, as in a restart) fails
-        # the write it is used for; the next one is stored on a new connection.
+        opened = []
         if store.sqlite:
-            store._kept.dbapi_connection.close()
+            take = store.engine.raw_connection
+            monkeypatch.setattr(store.engine, "raw_connection",
+                                lambda: opened.append(1) or take())
         else:
-            pid = store._kept.dbapi_connection.info.backend_pid
+            connect = psycopg.AsyncConnection.connect
+            monkeypatch.setattr(psycopg.AsyncConnection, "connect",
+                                lambda *args, **kw: opened.append(1) or connect(*args, **kw))
+
+        def break_it() -> None:
+            """What a database restart does to the writer's connection."""
+            if store.sqlite:
+                store._kept.dbapi_connection.close()
+                return
+            pid = store._on_loop[0].connection.info.backend_pid
             with store.engine.connect() as other:
                 other.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
-        taken.clear()
+
+        for seq in range(1, 6):
+            await stored_event(store, room_id, seq)
+        assert len(opened) == 1
+        # A connection that broke fails the write it is used for; the next one is stored on
+        # a new connection.
+        break_it()
+        opened.clear()
         with pytest.raises(StorageError):
             await stored_event(store, room_id, 6)
-        assert await stored_event(store, room_id, 7) == 7 and len(taken) == 1
+        assert await stored_event(store, room_id, 7) == 7 and len(opened) == 1
         if not store.sqlite:
-            # Unused for a while, it goes back to the pool, whose ping checks it first.
+            # One that broke while unused for a while is found out before it is used: no
+            # write fails.
+            break_it()
             monkeypatch.setattr(store_module, "KEEP_IDLE", 0.0)
-            assert await stored_event(store, room_id, 8) == 8 and len(taken) == 2
+            assert await stored_event(store, room_id, 8) == 8 and len(opened) == 2
+            assert await stored_event(store, room_id, 9) == 9 and len(opened) == 2
         with store.sessions() as session:
             seqs = session.scalars(select(RoomEvent.seq).where(RoomEvent.room_id == room_id))
-            assert sorted(seqs) == [1, 2, 3, 4, 5, 7] + ([] if store.sqlite else [8])
+            assert sorted(seqs) == [1, 2, 3, 4, 5, 7] + ([] if store.sqlite else [8, 9])
     finally:
         store.close()
 
 
 async def test_postgresql_commits_at_most_every_interval_while_writes_come_together(
         postgres_url, monkeypatch):
-    """As on SQLite: once two writes shared a commit, the writer thread waits for the
-    interval from that commit's start, so that the writes asked meanwhile share the next."""
+    """As on SQLite: once two writes shared a commit, the next waits for the interval from
+    that commit's start, so that the writes asked meanwhile share it."""
     from app.storage.migrate import upgrade
 
     upgrade(postgres_url)
@@ -535,5 +568,26 @@ async def test_postgresql_commits_at_most_every_interval_while_writes_come_toget
         assert not first[0].done()  # held for the interval
         await asyncio.gather(*first, *ask(6))
         assert stored == [[1], [2], [3, 4], [5, 6]]
+    finally:
+        store.close()
+
+
+async def test_what_people_type_is_stored_as_it_is(database_url):
+    """PostgreSQL's hot path sends the values inside its query text (bound by psycopg): quotes,
+    backslashes, placeholders and statements in a chat line are stored as they were typed,
+    and nothing else is run."""
+    store = Store(database_url)
+    typed = ["it's", 'say "hi"', "C:\\new\\table", "100% %s %(seq)s $$ $1", "a;\nb -- c /* d",
+             "'); DELETE FROM room_events; --", "Пики ♠ 🂡", "\\x00 \\u0000"]
+    try:
+        room_id = store.transact(new_room)
+        await store.write(None, [(STORE_EVENT, {"room_id": room_id, "seq": seq, "kind": "chat",
+                                                "data": {"text": text, "seat": seq},
+                                                "created": datetime.now(timezone.utc)})
+                                 for seq, text in enumerate(typed, 1)])
+        with store.sessions() as session:
+            stored = session.scalars(select(RoomEvent.data).where(RoomEvent.room_id == room_id)
+                                     .order_by(RoomEvent.seq)).all()
+        assert stored == [{"text": text, "seat": seq} for seq, text in enumerate(typed, 1)]
     finally:
         store.close()
