@@ -235,7 +235,7 @@ class Store:
             self._forget_connection_on_loop()
         arguments, options = self.engine.dialect.create_connect_args(self.engine.url)
         connection = await psycopg.AsyncConnection.connect(
-            *arguments, autocommit=True, connect_timeout=5, **options)
+            *arguments, **{"connect_timeout": 5, **options, "autocommit": True})
         cursor = psycopg.AsyncClientCursor(connection)
         self._on_loop = cursor, loop, time.monotonic()
         return cursor

@@ -591,3 +591,18 @@ async def test_what_people_type_is_stored_as_it_is(database_url):
         assert stored == [{"text": text, "seat": seq} for seq, text in enumerate(typed, 1)]
     finally:
         store.close()
+
+
+async def test_postgresql_writes_with_the_connection_options_of_the_url(postgres_url):
+    """The event loop's connection is opened with what the URL says, as the pool's are (here a
+    connect timeout of its own, which the store also sets when the URL does not)."""
+    from app.storage.migrate import upgrade
+
+    upgrade(postgres_url)
+    store = Store(postgres_url + "&connect_timeout=3")
+    try:
+        room_id = store.transact(new_room)
+        assert await stored_event(store, room_id, 1) == 1
+        assert store._on_loop[0].connection.info.get_parameters()["connect_timeout"] == "3"
+    finally:
+        store.close()
