@@ -10,6 +10,7 @@ import itertools
 import logging
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Callable
@@ -115,6 +116,9 @@ class Store:
         self._drain: asyncio.Task | None = None  # the task committing them (see write)
         self._last_commit = float("-inf")  # when the last commit began (the loop's clock)
         self._last_batches = (0, 0)  # how many writes it and the one before stored
+        #: PostgreSQL: the thread of the ORM's transactions (see _write_batch), its own so that
+        #: they never wait behind the rooms' reads in the loop's default executor.
+        self._transactions: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
         self._closing = threading.Event()
         self._checkpointer: threading.Thread | None = None
@@ -128,6 +132,9 @@ class Store:
                 self._closing.set()
                 self._checkpointer.join()
                 self._checkpointer = None
+            if self._transactions is not None:
+                self._transactions.shutdown()
+                self._transactions = None
         if self._kept is not None:
             self._kept.close()
             self._kept = None
@@ -302,7 +309,7 @@ class Store:
         conflict never touches another's. Nothing is resolved before its commit returned.
         The event loop makes the commits: SQLite's (a local file) synchronously, PostgreSQL's
         statement-only ones through its own connection (:meth:`_store_on_loop`) and the
-        others in a worker thread; at most every :data:`COMMIT_INTERVAL` while writes come
+        others in a thread of their own; at most every :data:`COMMIT_INTERVAL` while writes come
         together. Why each of these: docs/performance.md#group-commit, #commit-interval and
         #writes-on-the-event-loop."""
         loop = asyncio.get_running_loop()
@@ -381,11 +388,18 @@ class Store:
                 elif self.sqlite:
                     outcomes.append(self.transact(write.work, write.statements))
                 else:
-                    outcomes.append(await asyncio.to_thread(self.transact, write.work,
-                                                            write.statements))
+                    outcomes.append(await asyncio.get_running_loop().run_in_executor(
+                        self._transaction_thread(), self.transact, write.work,
+                        write.statements))
             except (StorageError, Refused) as error:  # each write's own outcome
                 outcomes.append(error)
         return outcomes
+
+    def _transaction_thread(self) -> ThreadPoolExecutor:
+        with self._threads_lock:
+            if self._transactions is None:
+                self._transactions = ThreadPoolExecutor(1, thread_name_prefix="db-transactions")
+            return self._transactions
 
     async def _stored(self, statements: list) -> None:
         """One transaction of statements, committed (the hot path)."""

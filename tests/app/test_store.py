@@ -111,7 +111,7 @@ class Transactions:
 
 @asynccontextmanager
 async def writer_held(store: Store):
-    """PostgreSQL: a write with work of its own (made in a worker thread) holds the writes
+    """PostgreSQL: a write with work of its own (made in its own thread) holds the writes
     until the block ends, so that those asked meanwhile all wait together, as they do under
     load (else how many wait together depends on PostgreSQL's speed). SQLite writes
     synchronously, at the end of the loop's turn: nothing to hold."""
