@@ -35,6 +35,10 @@ from . import Broadcaster
 log = logging.getLogger("cardroom.redis")
 
 PRESENCE_TTL = 15.0
+#: Shortest time from one send to Redis to the next while notices come together (see
+#: RedisBroadcaster._sender): a little latency for the other processes, which with the rooms
+#: routed to one process each only spectators and failover see, traded for CPU.
+SEND_INTERVAL = 0.016
 #: The heartbeat's refresh of this process's seats in the presence registry, in one command:
 #: two commands a seat (1,500 seats a process at 1,000 tables) had cost more to send than the
 #: notices between heartbeats. KEYS: the seats' sorted sets; ARGV: origin, until, key TTL.
@@ -55,6 +59,7 @@ class RedisBroadcaster(Broadcaster):
         self.beat: asyncio.Task | None = None
         self.sending: asyncio.Task | None = None
         self.outbox: asyncio.Queue = asyncio.Queue()
+        self._last_send = float("-inf")  # when the sender last sent (the loop's clock)
         self.ready = asyncio.Event()
 
     def _key(self, code: str, seat: int) -> str:
@@ -144,10 +149,18 @@ class RedisBroadcaster(Broadcaster):
         (``{"origin", "notices"}``), then the commands, in one pipeline. A command per task
         would race for the pool's connections (refused beyond its size) and could reorder
         notices; a message per notice cost each process a publish and every process a
-        receipt per action, about half of what Redis cost (docs/performance.md). A failed
-        send is only logged (the others catch up from the database)."""
+        receipt per action, about half of what Redis cost (docs/performance.md). Sends come
+        at most every :data:`SEND_INTERVAL`: what is queued once one has been sent waits for
+        the interval from its start, with all that comes meanwhile (a send had carried one
+        group commit's notices: docs/performance.md#redis-sends-spaced). A failed send is
+        only logged (the others catch up from the database)."""
+        loop = asyncio.get_running_loop()
         while True:
             queued = [await self.outbox.get()]
+            wait = self._last_send + SEND_INTERVAL - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last_send = loop.time()
             while not self.outbox.empty():
                 queued.append(self.outbox.get_nowait())
             notices = [item for item in queued if type(item) is orjson.Fragment]

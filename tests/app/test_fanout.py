@@ -229,6 +229,50 @@ async def test_notices_ready_together_travel_as_one_message_and_only_to_others(r
         await listener.aclose()
 
 
+async def test_sends_to_redis_are_spaced_while_notices_come_together(redis_url, monkeypatch):
+    """The first notice after a quiet spell goes at once; once one has been sent, the next
+    waits for the interval from it, and those queued meanwhile go with it in one message."""
+    import orjson
+    import redis.asyncio as redis
+
+    from app.fanout import redis as fanout
+
+    monkeypatch.setattr(fanout, "SEND_INTERVAL", 1.0)
+    channel = f"cardroom-test-{secrets.token_hex(4)}"
+    listener = redis.from_url(redis_url)
+    pubsub = listener.pubsub()
+    await pubsub.subscribe(channel)
+    sender = fanout.RedisBroadcaster(redis_url, channel)
+
+    async def next_message() -> list[int]:
+        deadline = asyncio.get_running_loop().time() + 10
+        while (message := await pubsub.get_message(ignore_subscribe_messages=True,
+                                                   timeout=0.05)) is None:
+            assert asyncio.get_running_loop().time() < deadline
+        return [notice["seq"] for notice in orjson.loads(message["data"])["notices"]]
+
+    async def on_remote(code, seq, shared=None):
+        pass
+
+    try:
+        await sender.start(on_remote)
+        sender.published("ROOM01", 1)
+        assert await next_message() == [1]  # quiet before it: at once
+        sender.published("ROOM01", 2)
+        await asyncio.sleep(0.1)  # another turn of the loop, well within the interval
+        sender.published("ROOM01", 3)
+        assert await next_message() == [2, 3]
+        await asyncio.sleep(1.1)  # quiet again
+        sender.published("ROOM01", 4)
+        started = asyncio.get_running_loop().time()
+        assert await next_message() == [4]
+        assert asyncio.get_running_loop().time() - started < 0.8  # not held
+    finally:
+        await sender.close()
+        await pubsub.aclose()
+        await listener.aclose()
+
+
 async def test_the_heartbeat_registers_this_process_seats_for_the_others(redis_url):
     """The presence registry the authoritative check reads (before a seat goes to a bot)."""
     from app.fanout.redis import PRESENCE_TTL, RedisBroadcaster
