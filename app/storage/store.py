@@ -202,8 +202,8 @@ class Store:
         one round trip: the statements, their values bound by psycopg (:meth:`_text`), go as
         one query, which PostgreSQL runs as one transaction (its connection is in autocommit:
         a query of several statements is then all committed or none of it). Sent in
-        pipeline mode with server-side binding, a commit had cost twice the CPU, and sent by
-        a writer thread as much again (docs/performance.md#writes-on-the-event-loop)."""
+        pipeline mode with server-side binding, a commit had cost twice the CPU
+        (docs/performance.md#writes-on-the-event-loop)."""
         with self._storage_errors():
             cursor = await self._cursor_on_loop()
             text = self._text(cursor, statements)

@@ -87,11 +87,20 @@ class _Counted:
         return Cursor()
 
 
-class _CountedOnLoop(_Counted):
+class _CountedOnLoop:
+    """The cursor of PostgreSQL's connection on the event loop: each query it runs is one
+    transaction (autocommit)."""
+
+    def __init__(self, cursor, calls: DatabaseCalls):
+        self._cursor, self._calls = cursor, calls
+
+    def __getattr__(self, name):
+        return getattr(self._cursor, name)
+
     async def execute(self, sql):
         self._calls.commits.append(1)
         self._calls.statements.append(sql)
-        return await self._connection.execute(sql)
+        return await self._cursor.execute(sql)
 
 
 class Transactions:
