@@ -174,7 +174,7 @@ def rss_bytes(pids) -> int:
 
 
 def service_pids(*names: str) -> list[int]:
-    """The processes of these programs (``postgres``, ``redis-server``): their CPU counts too."""
+    """The processes of these programs (``postgres``, ``redis-server``)."""
     pids = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -185,6 +185,18 @@ def service_pids(*names: str) -> list[int]:
             except OSError:
                 pass
     return pids
+
+
+def service_cpu(names) -> dict[int, float]:
+    """CPU seconds so far of each process of these programs, whose CPU counts too. Read at the
+    start and at the end of the play: PostgreSQL starts a process for each connection, and the
+    servers open some while they play."""
+    return {pid: cpu_seconds([pid]) for pid in service_pids(*names)}
+
+
+def services_used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds the services used between two :func:`service_cpu` readings."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
 
 
 def free_port() -> int:
@@ -476,7 +488,7 @@ async def client_main(args) -> dict:
             rooms = await asyncio.gather(*(prepare(t) for t in tables))
         t_connect = time.monotonic()
         cpu0 = cpu_seconds(pids)
-        db0 = cpu_seconds(args.db_pids)
+        db0 = service_cpu(args.db_services)
         host0 = host_ticks()
         for table, (code, tokens) in zip(tables, rooms):
             for seat, token in enumerate(tokens):
@@ -543,9 +555,10 @@ async def client_main(args) -> dict:
         """Server CPU per action while every table plays: after the last one began (the
         connections are all made) and before the first one ends."""
         await stats.everyone_playing.wait()
-        cpu, sent = cpu_seconds(pids), stats.sent
+        cpu, db, sent = cpu_seconds(pids), service_cpu(args.db_services), stats.sent
         await stats.one_finished.wait()
-        steady.update(cpu_s=cpu_seconds(pids) - cpu, actions=stats.sent - sent)
+        steady.update(cpu_s=cpu_seconds(pids) - cpu, actions=stats.sent - sent,
+                      db_cpu_s=services_used(db, service_cpu(args.db_services)))
 
     async def no_collector_while_all_play():
         """This process's garbage collector stays off while the tables play: its young
@@ -568,7 +581,7 @@ async def client_main(args) -> dict:
     prober.cancel()
     lags.sort()
     cpu1 = cpu_seconds(pids)
-    db1 = cpu_seconds(args.db_pids)
+    db1 = service_cpu(args.db_services)
     host1 = host_ticks()
     failures = [repr(r)[:200] for r in results if isinstance(r, BaseException)]
     latencies = sorted(x for t in tables for x in t.latencies)
@@ -587,7 +600,7 @@ async def client_main(args) -> dict:
         "mean_ms": 1000 * statistics.fmean(latencies) if latencies else None,
         "errors": stats.errors, "failures": failures[:5], "failed_seats": len(failures),
         "event_bytes": stats.event_bytes / stats.event_frames if stats.event_frames else None,
-        "cpu_s": cpu1 - cpu0, "db_cpu_s": db1 - db0, "steady": steady,
+        "cpu_s": cpu1 - cpu0, "db_cpu_s": services_used(db0, db1), "steady": steady,
         "rss_peak": max(rss_samples) if rss_samples else rss_bytes(pids),
         "connect_s": start - t_connect,
         "client_lag_p99_ms": 1000 * lags[int(len(lags) * 0.99)] if lags else None,
@@ -673,11 +686,11 @@ def stored_actions(url: str) -> int:
 
 
 def run_clients(args, kind: str, urls: list[str], pids: list[int], tables: int,
-                db_pids: list[int], cpus: set[int] | None) -> dict:
+                db_services, cpus: set[int] | None) -> dict:
     cmd = [PY, os.path.abspath(__file__), "_client", "--kind", kind, "--urls", ",".join(urls),
            "--pids", ",".join(map(str, pids)), "--tables", str(tables), "--pace", str(args.pace),
            "--game", args.game, "--options", args.options, "--actions", str(args.bare_actions),
-           "--db-pids", ",".join(map(str, db_pids))]
+           "--db-services", ",".join(db_services)]
     if args.spread_seats:
         cmd.append("--spread-seats")
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
@@ -718,10 +731,10 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
             time.sleep(0.5)
         rss0 = rss_bytes(pids)
         services = ("postgres", "redis-server") if env.get("REDIS_URL") else ("postgres",)
-        db_pids = service_pids(*services) if (kind == "ours" and args.db == "postgres") else []
+        db_services = services if (kind == "ours" and args.db == "postgres") else ()
         probe = DiskProbe(tmp, client_cpus)
         try:
-            result = run_clients(args, kind, urls, pids, tables, db_pids, client_cpus)
+            result = run_clients(args, kind, urls, pids, tables, db_services, client_cpus)
         finally:
             syncs = probe.stop()
         result["disk"] = disk_figures(syncs, *result["play"])
@@ -732,6 +745,7 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
             result["stalls"] = stall_figures(lines, *(wall + t for t in result["play"]))
         result["rss0"] = rss0
         result["kind"] = kind
+        result["db"] = args.db if kind == "ours" else None
         result["processes"] = n
         result["redis"] = "REDIS_URL" in env
         if kind == "ours" and db_url:
@@ -750,7 +764,7 @@ def one_run(args, kind: str, tables: int, tmp: str) -> dict:
 def show(r: dict) -> str:
     mem = (r["rss_peak"] - r["rss0"]) / max(1, r["tables"]) / 1024
     cpu = 1000 * (per_action(r) or 0)
-    line = (f"{r['kind']:5} T={r['tables']:5} procs={r['processes']} "
+    line = (f"{r['kind']:5} T={r['tables']:5} {r.get('db') or '':8} procs={r['processes']} "
             f"actions={r['actions']:6} done={r['complete_tables']}/{r['tables']} "
             f"{r['actions_per_s']:7.1f}/s  lat p50={r['p50_ms'] or 0:6.1f} "
             f"p99={r['p99_ms'] or 0:7.1f} max={r['max_ms'] or 0:7.1f} ms  "
@@ -760,7 +774,10 @@ def show(r: dict) -> str:
         line += f" (while all play: {1000 * steady:.3f} ms)"
     if r.get("db_cpu_s"):
         services = "db, Redis" if r.get("redis") else "db"
-        line += f" (+{services} {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms)"
+        line += f" (+{services} {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms"
+        if r.get("steady", {}).get("actions"):
+            line += f", while all play {1000 * r['steady']['db_cpu_s'] / r['steady']['actions']:.3f}"
+        line += ")"
     line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
     if r.get("event_bytes"):
         line += f"  bytes/event/connection={r['event_bytes']:.0f}"
@@ -787,29 +804,41 @@ def show(r: dict) -> str:
     return line
 
 
-def per_action(r: dict, part: str | None = None) -> float | None:
-    """CPU seconds per action of a run (``part="steady"``: while every table plays)."""
+def per_action(r: dict, part: str | None = None, services: bool = False) -> float | None:
+    """CPU seconds per action of a run's servers (``part="steady"``: while every table plays;
+    ``services``: PostgreSQL's and Redis's included)."""
     r = (r.get(part) or {}) if part else r
-    return r["cpu_s"] / r["actions"] if r.get("actions") else None
+    cpu = r.get("cpu_s", 0) + (r.get("db_cpu_s", 0) if services else 0)
+    return cpu / r["actions"] if r.get("actions") else None
 
 
-def ratios(ours: dict, bare: dict) -> dict:
-    """Ours over the bare relay's: CPU per action (overall and while all play), latencies,
-    actions per second."""
-    steady_o, steady_b = per_action(ours, "steady"), per_action(bare, "steady")
+def ratios(ours: dict, base: dict) -> dict:
+    """Ours over the baseline's: CPU per action, the services' included (overall and while all
+    play), latencies, actions per second."""
+    steady_o = per_action(ours, "steady", services=True)
+    steady_b = per_action(base, "steady", services=True)
     return {
-        "cpu": per_action(ours) / per_action(bare),
+        "cpu": per_action(ours, services=True) / per_action(base, services=True),
         "cpu_steady": steady_o / steady_b if steady_o and steady_b else 0.0,
-        "p50": (ours["p50_ms"] or 0) / (bare["p50_ms"] or 1),
-        "p99": (ours["p99_ms"] or 0) / (bare["p99_ms"] or 1),
-        "actions_per_s": ours["actions_per_s"] / (bare["actions_per_s"] or 1),
+        "p50": (ours["p50_ms"] or 0) / (base["p50_ms"] or 1),
+        "p99": (ours["p99_ms"] or 0) / (base["p99_ms"] or 1),
+        "actions_per_s": ours["actions_per_s"] / (base["actions_per_s"] or 1),
     }
 
 
-def show_ratios(r: dict, what: str = "") -> str:
-    return (f"      ratio ours/bare{' (' + what + ')' if what else ''}: cpu/action "
+def show_ratios(r: dict, baseline: str, what: str = "") -> str:
+    return (f"      ratio ours/{baseline}{' (' + what + ')' if what else ''}: cpu/action "
             f"x{r['cpu']:.2f} (while all play x{r['cpu_steady']:.2f})  p50 x{r['p50']:.2f}  "
             f"p99 x{r['p99']:.2f}  actions/s x{r['actions_per_s']:.2f}")
+
+
+def baseline_run(args, tables: int, tmp: str) -> dict:
+    """The bare relay, or cardroom's one process on SQLite (``--baseline sqlite``)."""
+    if args.baseline == "bare":
+        return one_run(args, "bare", tables, tmp)
+    alone = argparse.Namespace(**{**vars(args), "db": "sqlite", "processes": 1, "redis": None,
+                                  "url": None, "spread_seats": False})
+    return one_run(alone, "ours", tables, tmp)
 
 
 def main() -> int:
@@ -825,7 +854,10 @@ def main() -> int:
     parser.add_argument("--url", default=None, help="use running server(s): comma list")
     parser.add_argument("--pids", default=None, help="their pids, for CPU and memory")
     parser.add_argument("--database-url", default=None, help="their database, for the audit")
-    parser.add_argument("--no-bare", action="store_true")
+    parser.add_argument("--no-bare", action="store_true", help="no baseline run")
+    parser.add_argument("--baseline", choices=["bare", "sqlite"], default="bare",
+                        help="what ours is compared with: the bare relay, or (for PostgreSQL) "
+                             "cardroom's one process on SQLite")
     parser.add_argument("--spread-seats", action="store_true",
                         help="a table's seats on the processes in turn, not all on its own")
     parser.add_argument("--profile", default=None, metavar="DIR",
@@ -855,16 +887,17 @@ def main() -> int:
                 print(show(ours), flush=True)
                 entry = {"ours": ours}
                 if not args.no_bare:
-                    bare = one_run(args, "bare", tables, tmp)
-                    print(show(bare), flush=True)
-                    entry["bare"] = bare
-                    entry["ratios"] = ratios(ours, bare)
-                    print(show_ratios(entry["ratios"]), flush=True)
+                    base = baseline_run(args, tables, tmp)
+                    print(show(base), flush=True)
+                    entry["baseline"] = base
+                    entry["ratios"] = ratios(ours, base)
+                    print(show_ratios(entry["ratios"], args.baseline), flush=True)
                     rounds.append(entry["ratios"])
                 results.append(entry)
             if len(rounds) > 1:
                 print(show_ratios({key: statistics.median(r[key] for r in rounds)
-                                   for key in rounds[0]}, f"median of {len(rounds)} rounds"),
+                                   for key in rounds[0]}, args.baseline,
+                                  f"median of {len(rounds)} rounds"),
                       "  cpu/action ratios: "
                       + " ".join(f"{r['cpu']:.2f}" for r in sorted(rounds, key=lambda r: r["cpu"])),
                       flush=True)
@@ -882,7 +915,7 @@ def client_entry() -> int:
     parser.add_argument("--kind")
     parser.add_argument("--urls")
     parser.add_argument("--pids", default="")
-    parser.add_argument("--db-pids", default="")
+    parser.add_argument("--db-services", default="")
     parser.add_argument("--tables", type=int)
     parser.add_argument("--pace", type=float)
     parser.add_argument("--game")
@@ -890,7 +923,7 @@ def client_entry() -> int:
     parser.add_argument("--actions", type=int)
     parser.add_argument("--spread-seats", action="store_true")
     args = parser.parse_args()
-    args.db_pids = [int(p) for p in args.db_pids.split(",") if p]
+    args.db_services = [name for name in args.db_services.split(",") if name]
     try:
         import uvloop
 
