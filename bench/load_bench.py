@@ -6,6 +6,8 @@ and, in the same run, against a bare relay (bench/bare_relay.py) as the baseline
     .venv/bin/python bench/load_bench.py --tables 500 --db postgres --processes 2 \\
         --redis redis://127.0.0.1:6379/0
     .venv/bin/python bench/load_bench.py --tables 100 --url http://127.0.0.1:8000 --no-bare
+    .venv/bin/python bench/load_bench.py --tables 1000 --db postgres --processes 2 \\
+        --baseline sqlite --rounds 3      # against one SQLite process rather than the relay
 
 Each table is one match of ``--game`` (default Black Maria, target 1: one deal, 54 actions)
 whose every seat is a client of this script; a table acts at ``--pace`` actions per second
@@ -20,7 +22,7 @@ Reported per run: actions/s; latency from an action's send to its receipt by the
 of the table (p50, p99, max); errors; server CPU per action (utime+stime of the server
 processes from /proc/<pid>/stat over the play, connections included, and apart over the time
 every table plays: after the last one began, before the first one ends; PostgreSQL's and
-Redis's CPU shown apart); memory per table (server RSS growth / tables); and, for cardroom, every
+Redis's CPU shown apart, and counted in the ratios); memory per table (server RSS growth / tables); and, for cardroom, every
 acknowledged action stored and the audit (every stored match replays through the engine to
 its stored scores); and the share of this machine's CPU time its host took back over the play
 ("host steal": on a shared VM a busy neighbour delays everything, the latencies the most), and
@@ -864,7 +866,7 @@ def main() -> int:
                         help="run our servers under cProfile, writing DIR/ours-N.prof (its "
                              "overhead inflates CPU and latency: for where the time goes only)")
     parser.add_argument("--rounds", type=int, default=1,
-                        help="ours then the bare relay, this many times per table count, with "
+                        help="ours then the baseline, this many times per table count, with "
                              "the median ratios (this machine's speed drifts 10-20%% between "
                              "runs)")
     parser.add_argument("--no-audit", dest="audit", action="store_false")
