@@ -1,4 +1,5 @@
-"""The load benchmark's pacing (each table acts on its own clock) and its disk probe."""
+"""The load benchmark's pacing (each table acts on its own clock), its disk probe and its count of
+the services' CPU."""
 
 from __future__ import annotations
 
@@ -145,3 +146,26 @@ def test_the_server_stalls_are_its_own_lines_begun_within_the_play(tmp_path):
     # the lines' times are to the millisecond: the window as well
     figures = load_bench().stall_figures(lines, start - 0.001, end + 0.001)
     assert figures == {"loop": [0, 0.0], "gc": [1, 61.0], "writes": [2, 140.0]}
+
+
+def test_a_service_process_started_during_play_counts_whole():
+    """PostgreSQL starts a process for each connection, and the servers connect while they
+    play: its CPU counts though it was not there at the first reading."""
+    import subprocess
+    import sys
+
+    bench = load_bench()
+    name = f"crbench{threading.get_ident() % 10**6}"  # /proc/PID/comm: 15 characters at most
+    before = bench.service_cpu([name])
+    burn = ("import time\nopen('/proc/self/comm', 'w').write(%r)\n"
+            "t = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n"
+            "print('burnt', flush=True)\ntime.sleep(30)\n" % name)
+    process = subprocess.Popen([sys.executable, "-c", burn], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline() == "burnt\n"
+        after = bench.service_cpu([name])
+        assert list(after) == [process.pid] and before == {}
+        assert 0.25 <= bench.services_used(before, after) < 5
+    finally:
+        process.kill()
+        process.wait()
