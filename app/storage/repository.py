@@ -36,9 +36,10 @@ _DEALS, _MATCHES = DealRow.__table__, MatchRow.__table__
 # The statements of the actions' hot path (and of new deals), made once: Store.write groups a
 # group commit's statements by identity, one executemany each. Events' rows are stamped with
 # the database's clock as they are stored: a time taken and formatted in Python for each row
-# had cost more than the rest of its parameters.
-_STORE_EVENT = RoomEvent.__table__.insert().values(created=func.now())
-_STORE_DEAL = _DEALS.insert().values(over=False, started=func.now())
+# had cost more than the rest of its parameters. Inserts return nothing (inline): nobody reads
+# the new rows' ids.
+_STORE_EVENT = RoomEvent.__table__.insert().inline().values(created=func.now())
+_STORE_DEAL = _DEALS.insert().inline().values(over=False, started=func.now())
 _END_DEAL = _DEALS.update().where(
     _DEALS.c.match_id == bindparam("the_match"), _DEALS.c.index == bindparam("the_deal")
 ).values(over=True, scores=bindparam("new_scores", type_=_DEALS.c.scores.type),

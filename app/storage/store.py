@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +32,8 @@ CHECKPOINT_EVERY = 1.0
 #: Shortest time from one group commit to the next while writes come together (see
 #: Store.write): latency traded for CPU.
 COMMIT_INTERVAL = 0.008
+#: A pyformat placeholder (``%(name)s``) or an escaped percent sign, in compiled SQL.
+_PYFORMAT = re.compile(r"%\(([^)]+)\)s|%%")
 #: Seconds the event loop's PostgreSQL connection may stay unused before it is pinged, the next
 #: time it is needed (see Store._cursor_on_loop).
 KEEP_IDLE = 5.0
@@ -92,6 +95,20 @@ class _Prepared:
             return tuple(values)
         return {name: value for (name, _), value in zip(self.binds, values)}
 
+    def numbered(self) -> tuple[str, tuple[str, ...]]:
+        """PostgreSQL: the (pyformat) SQL with numbered parameters, as PREPARE takes it, and
+        the names of ``$1``, ``$2``... in order."""
+        names: list[str] = []
+
+        def number(match) -> str:
+            if match.group(1) is None:
+                return "%"
+            if match.group(1) not in names:
+                names.append(match.group(1))
+            return f"${names.index(match.group(1)) + 1}"
+
+        return _PYFORMAT.sub(number, self.sql), tuple(names)
+
 
 class Store:
     def __init__(self, url: str, synchronous: str = "NORMAL"):
@@ -112,6 +129,10 @@ class Store:
         #: loop it belongs to and when it was last used.
         self._on_loop: tuple | None = None
         self._prepared: dict = {}  # (statement, parameter names) -> _Prepared
+        #: PostgreSQL: the statements prepared on the loop's connection (see _prepare_on_loop):
+        #: _Prepared -> (EXECUTE with placeholders, parameter names), or None where PREPARE
+        #: failed (the statement then goes as it is).
+        self._named: dict = {}
         self._pending: list[_Write] = []  # writes waiting for the next commit
         self._drain: asyncio.Task | None = None  # the task committing them (see write)
         self._last_commit = float("-inf")  # when the last commit began (the loop's clock)
@@ -199,33 +220,72 @@ class Store:
 
     async def _store_on_loop(self, statements: list) -> None:
         """PostgreSQL: :meth:`store_statements` made by the event loop on its own connection, in
-        one round trip: the statements, their values bound by psycopg (:meth:`_text`), go as
-        one query, which PostgreSQL runs as one transaction (its connection is in autocommit:
-        a query of several statements is then all committed or none of it). Sent in
+        one round trip: the statements go as one query, which PostgreSQL runs as one
+        transaction (its connection is in autocommit: a query of several statements is then
+        all committed or none of it). Each is an EXECUTE of a statement prepared on that
+        connection the first time it came (:meth:`_prepare_on_loop`), its values bound by
+        psycopg (:meth:`_text`): PostgreSQL then parses and plans none of them again. Sent in
         pipeline mode with server-side binding, a commit had cost twice the CPU
         (docs/performance.md#writes-on-the-event-loop)."""
         with self._storage_errors():
             cursor = await self._cursor_on_loop()
+            statements = [(self._prepare(statement, parameters), parameters)
+                          for statement, parameters in statements]
+            with self._kept_if_sound(cursor):
+                await self._prepare_on_loop(cursor, [prepared for prepared, _ in statements
+                                                     if prepared not in self._named])
             text = self._text(cursor, statements)
             if self.fault is not None:
                 self.fault()
-            try:
+            with self._kept_if_sound(cursor):
                 await cursor.execute(text)
-            except psycopg.Error:
-                if cursor.connection.broken:  # the next write opens another
-                    self._forget_connection_on_loop()
-                raise
-            except BaseException:  # cancelled while it waited: its state is unknown
-                self._forget_connection_on_loop()
-                raise
             self._on_loop = (*self._on_loop[:2], time.monotonic())
 
+    @contextmanager
+    def _kept_if_sound(self, cursor):
+        """Forget the loop's connection if what ran on it broke it or was cancelled while it
+        waited (its state is then unknown): the next write opens another."""
+        try:
+            yield
+        except psycopg.Error:
+            if cursor.connection.broken:
+                self._forget_connection_on_loop()
+            raise
+        except BaseException:
+            self._forget_connection_on_loop()
+            raise
+
+    async def _prepare_on_loop(self, cursor, unseen: list[_Prepared]) -> None:
+        """PREPARE on the loop's connection each statement it has not seen. One PostgreSQL
+        will not prepare (a parameter whose type it cannot tell, say) goes as it is."""
+        for prepared in unseen:
+            if prepared in self._named:  # (twice in one commit)
+                continue
+            sql, names = prepared.numbered()
+            name = f"cardroom_{len(self._named)}"
+            try:
+                await cursor.execute(f"PREPARE {name} AS {sql}")
+            except psycopg.Error:
+                if cursor.connection.broken:
+                    raise
+                log.warning("kept unprepared: %s", prepared.sql, exc_info=True)
+                self._named[prepared] = None
+                continue
+            placeholders = ", ".join(["%s"] * len(names))
+            self._named[prepared] = f"EXECUTE {name}({placeholders})", names
+
     def _text(self, cursor, statements: list) -> str:
-        """``statements`` as one query, in order, each with its values."""
+        """``statements`` (``(_Prepared, parameters)`` pairs) as one query, in order, each
+        with its values."""
         texts = []
-        for statement, parameters in statements:
-            prepared = self._prepare(statement, parameters)
-            texts.append(cursor.mogrify(prepared.sql, prepared.parameters(parameters)))
+        for prepared, parameters in statements:
+            values = prepared.parameters(parameters)
+            named = self._named.get(prepared)
+            if named is None:
+                texts.append(cursor.mogrify(prepared.sql, values))
+            else:
+                execute, names = named
+                texts.append(cursor.mogrify(execute, [values[name] for name in names]))
         return ";".join(texts)
 
     async def _cursor_on_loop(self):
@@ -245,6 +305,7 @@ class Store:
             *arguments, **{"connect_timeout": 5, **options, "autocommit": True})
         cursor = psycopg.AsyncClientCursor(connection)
         self._on_loop = cursor, loop, time.monotonic()
+        self._named = {}  # prepared on the connection before
         return cursor
 
     @staticmethod

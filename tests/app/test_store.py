@@ -89,7 +89,7 @@ class _Counted:
 
 class _CountedOnLoop:
     """The cursor of PostgreSQL's connection on the event loop: each query it runs is one
-    transaction (autocommit)."""
+    transaction (autocommit); a PREPARE stores nothing."""
 
     def __init__(self, cursor, calls: DatabaseCalls):
         self._cursor, self._calls = cursor, calls
@@ -98,7 +98,8 @@ class _CountedOnLoop:
         return getattr(self._cursor, name)
 
     async def execute(self, sql):
-        self._calls.commits.append(1)
+        if not sql.startswith("PREPARE"):
+            self._calls.commits.append(1)
         self._calls.statements.append(sql)
         return await self._cursor.execute(sql)
 
@@ -157,7 +158,7 @@ async def test_waiting_writes_share_a_commit_and_a_failing_one_fails_alone(datab
         # one transaction for the ten, one commit, one executemany (PostgreSQL: one query)
         assert transactions == [list(range(1, 11))]
         assert len(calls.commits) == 1
-        assert len([sql for sql in calls.statements if sql.startswith("INSERT")]) == 1
+        assert len([sql for sql in calls.statements if not sql.startswith("PREPARE")]) == 1
 
         async with writer_held(store):
             writes = asyncio.gather(*(stored_event(store, room_id, seq) for seq in (11, 5, 12)),
@@ -613,5 +614,50 @@ async def test_postgresql_writes_with_the_connection_options_of_the_url(postgres
         room_id = store.transact(new_room)
         assert await stored_event(store, room_id, 1) == 1
         assert store._on_loop[0].connection.info.get_parameters()["connect_timeout"] == "3"
+    finally:
+        store.close()
+
+
+async def test_postgresql_prepares_each_statement_once_a_connection(postgres_url, monkeypatch):
+    """The hot path's statements are prepared on the event loop's connection the first time
+    they come, then only EXECUTEd; a new connection prepares them again; one PostgreSQL will
+    not prepare is sent as it is, and stored all the same."""
+    from sqlalchemy import text
+
+    from app.storage.migrate import upgrade
+    from app.storage.stored import StorageError
+
+    upgrade(postgres_url)
+    store = Store(postgres_url)
+    try:
+        room_id = store.transact(new_room)
+        calls = DatabaseCalls(store, monkeypatch)
+        for seq in (1, 2, 3):
+            await stored_event(store, room_id, seq)
+        prepares = [sql for sql in calls.statements if sql.startswith("PREPARE")]
+        assert len(prepares) == 1 and "INSERT INTO room_events" in prepares[0]
+        assert all(sql.startswith("EXECUTE") for sql in calls.statements[1:])
+
+        pid = store._on_loop[0].connection.info.backend_pid
+        with store.engine.connect() as other:  # what a database restart does to it
+            other.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
+        with pytest.raises(StorageError):
+            await stored_event(store, room_id, 4)
+        calls.statements.clear()
+        assert await stored_event(store, room_id, 5) == 5
+        assert [sql.split()[0] for sql in calls.statements] == ["PREPARE", "EXECUTE"]
+
+        # $6's type cannot be told: PostgreSQL refuses to prepare it
+        unpreparable = text("INSERT INTO room_events (room_id, seq, kind, data, created) "
+                            "SELECT :room_id, :seq, 'chat', CAST(:data AS JSON), now() "
+                            "WHERE :always IS NULL")
+        for seq in (6, 7):
+            await store.write(None, [(unpreparable, {"room_id": room_id, "seq": seq,
+                                                     "data": '{"text": "typed"}',
+                                                     "always": None})])
+        assert calls.statements[-1].startswith("INSERT") and len(calls.statements) == 5
+        with store.sessions() as session:
+            seqs = session.scalars(select(RoomEvent.seq).where(RoomEvent.room_id == room_id))
+            assert sorted(seqs) == [1, 2, 3, 5, 6, 7]
     finally:
         store.close()
