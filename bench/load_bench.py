@@ -319,12 +319,17 @@ class Stats:
 
 
 def choose(moves: dict, rng: random.Random) -> dict:
+    """A move, short auctions: in Big Mariage the first to speak opens at the lowest bid and
+    the others pass (had everyone passed, every deal would be thrown in, and the match never
+    end)."""
     from engine import expand_moves
+    from engine.big_mariage import MIN_BID
 
     if isinstance(moves.get("pass"), dict) and "choose" in moves["pass"]:
         return {"type": "pass", "cards": rng.sample(moves["pass"]["from"], moves["pass"]["choose"])}
     if "bid" in moves and "pass" in moves:
-        return {"type": "pass"}
+        opening = moves["bid"][0] == MIN_BID
+        return {"type": "bid", "value": MIN_BID} if opening else {"type": "pass"}
     if "contract" in moves:
         return {"type": "contract", "value": min(moves["contract"])}
     return rng.choice(expand_moves(moves))

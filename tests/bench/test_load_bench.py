@@ -169,3 +169,21 @@ def test_a_service_process_started_during_play_counts_whole():
     finally:
         process.kill()
         process.wait()
+
+
+@pytest.mark.parametrize("game", ["marjolet", "black_maria", "big_mariage"])
+def test_the_bench_seats_finish_a_match_of_every_game(bench, game):
+    """The bench measures each game's events (its bytes per event): its seats' moves must end
+    a match. Seats that all passed in Big Mariage's auction threw in every deal for ever."""
+    import random
+
+    from engine import new_match
+
+    rng, match, actions = random.Random(7), new_match(game, {"target": 1}), 0
+    while not match.finished and actions < 2000:
+        if match.current is None:
+            match.start_deal(rng=rng)
+        seat = match.to_act()[0]
+        match.apply(seat, bench.choose(match.moves(seat), rng))
+        actions += 1
+    assert match.finished
