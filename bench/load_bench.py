@@ -22,9 +22,9 @@ Reported per run: actions/s; latency from an action's send to its receipt by the
 of the table (p50, p99, max); errors; server CPU per action (utime+stime of the server
 processes from /proc/<pid>/stat over the play, connections included, and apart over the time
 every table plays: after the last one began, before the first one ends; PostgreSQL's and
-Redis's CPU shown apart, and counted in the ratios); memory per table (server RSS growth / tables); and, for cardroom, every
-acknowledged action stored and the audit (every stored match replays through the engine to
-its stored scores); and the share of this machine's CPU time its host took back over the play
+Redis's CPU shown apart, and counted in the ratios); memory per table (server RSS growth /
+tables); and, for cardroom, every acknowledged action stored and the audit (every stored match
+replays through the engine to its stored scores); and the share of this machine's CPU time its host took back over the play
 ("host steal": on a shared VM a busy neighbour delays everything, the latencies the most), and
 how long this machine's disk took to make a small write durable over the play ("host fsync":
 a probe process writes 4 KiB and fdatasyncs it every 50 ms beside the database, as a commit
@@ -783,7 +783,8 @@ def show(r: dict) -> str:
         services = "db, Redis" if r.get("redis") else "db"
         line += f" (+{services} {1000 * r['db_cpu_s'] / max(1, r['actions']):.3f} ms"
         if r.get("steady", {}).get("actions"):
-            line += f", while all play {1000 * r['steady']['db_cpu_s'] / r['steady']['actions']:.3f}"
+            window = r["steady"]
+            line += f", while all play {1000 * window['db_cpu_s'] / window['actions']:.3f}"
         line += ")"
     line += f"  mem/table={mem:.1f} KiB  errors={r['errors'] or 0}"
     if r.get("event_bytes"):

@@ -647,7 +647,7 @@ async def test_postgresql_prepares_each_statement_once_a_connection(postgres_url
         assert await stored_event(store, room_id, 5) == 5
         assert [sql.split()[0] for sql in calls.statements] == ["PREPARE", "EXECUTE"]
 
-        # $6's type cannot be told: PostgreSQL refuses to prepare it
+        # the type of :always ($4) cannot be told: PostgreSQL refuses to prepare it
         unpreparable = text("INSERT INTO room_events (room_id, seq, kind, data, created) "
                             "SELECT :room_id, :seq, 'chat', CAST(:data AS JSON), now() "
                             "WHERE :always IS NULL")
