@@ -10,13 +10,13 @@ import subprocess
 import sys
 
 from app.cli import main
+from tests.engine.test_conformance import record_path
 
-CONFORMANCE = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def record_text(name: str = "marjolet-05") -> str:
-    return (CONFORMANCE / f"{name}.json").read_text()
+    return record_path(name).read_text()
 
 
 def test_analyse_a_file_prints_the_analysis_as_one_json_object(tmp_path, capsys):

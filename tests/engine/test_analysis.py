@@ -3,7 +3,6 @@ choice is known, exact endings checked against a brute-force search, the same an
 same seed, and the shape of the result on the conformance records."""
 
 import json
-import pathlib
 import random
 
 import pytest
@@ -29,13 +28,12 @@ from engine.bots.strong.marjolet_end import EndSolver
 from engine.cards import SUITS
 from engine.core import expand_moves
 from engine.record import positions, write
+from tests.engine.test_conformance import record_path
 from tests.engine.test_marjolet import end_phase_match
-
-CONFORMANCE = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "conformance"
 
 
 def conformance(name: str, deals: int | None = None) -> dict:
-    record = json.loads((CONFORMANCE / f"{name}.json").read_text())
+    record = json.loads(record_path(name).read_text())
     if deals is not None:
         record["deals"] = record["deals"][:deals]
     return record
