@@ -1,8 +1,10 @@
-"""The table page in the production topology (tests/scale/: two app processes on PostgreSQL
-and Redis, the shipped nginx.conf in front, HTTPS): when the process holding a room dies, both
-pages say they are reconnecting, nginx sends them to the other process, and play goes on from
-its welcome, each event's changes applied to the page's STATE without ever asking for the
-whole state again."""
+"""The table page when what carries it fails. A link that dies without a word (a phone that
+changed networks): the page's ping goes unanswered, it gives the socket up for a new one and
+plays on. The production topology (tests/scale/: two app processes on PostgreSQL and Redis,
+the shipped nginx.conf in front, HTTPS): when the process holding a room dies, both pages say
+they are reconnecting, nginx sends them to the other process, and play goes on from its
+welcome, each event's changes applied to the page's STATE without ever asking for the whole
+state again."""
 
 from __future__ import annotations
 
@@ -11,13 +13,21 @@ import time
 import httpx
 import pytest
 
-from tests.scale.conftest import pg_url, processes, redis_url  # noqa: F401 (fixtures)
+from tests.scale.conftest import TcpProxy, pg_url, processes, redis_url  # noqa: F401 (fixtures)
 from tests.scale.test_tls import nginx_binary, proxy, rooms_held  # noqa: F401 (fixtures)
 
 from .conftest import LAPTOP, PHONE, shot
-from .test_tables import act, healthy, my_turn, play_first_legal, state
+from .test_tables import act, create_room, healthy, my_turn, play_first_legal, state
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.timeout(180)]
+
+
+def sit(page, base: str, code: str, seat: int, name: str) -> None:
+    page.goto(f"{base}/r/{code}")
+    page.fill("#seat-name", name)
+    page.check("[data-testid=seat-guest]")
+    page.click(f"[data-testid=take-seat-{seat}]")
+    page.wait_for_selector(f".seat.me[data-seat='{seat}']")
 
 
 def play(pages, actions: int) -> None:
@@ -49,11 +59,7 @@ def test_the_pages_of_a_killed_process_play_on_through_the_other(proxy, new_page
             "framesent", lambda text, page=page: asked.__setitem__(
                 id(page), asked[id(page)] + ('"sync"' in str(text)))))
     for seat, (page, name) in enumerate(zip(pages, ("Anna", "Boris"))):
-        page.goto(f"{https}/r/{code}")
-        page.fill("#seat-name", name)
-        page.check("[data-testid=seat-guest]")
-        page.click(f"[data-testid=take-seat-{seat}]")
-        page.wait_for_selector(f".seat.me[data-seat='{seat}']")
+        sit(page, https, code, seat, name)
     play(pages, 4)
     held = rooms_held(apps)
     assert sorted(held) == [0, 1], f"rooms held by each process: {held}"
@@ -76,3 +82,63 @@ def test_the_pages_of_a_killed_process_play_on_through_the_other(proxy, new_page
     assert after[0]["seq"] == after[1]["seq"] > before[0] + 4
     assert after[0]["match"]["deal"]["trick"] == after[1]["match"]["deal"]["trick"]
     assert asked == {id(page): 0 for page in pages}, "a page asked for the whole state"
+
+
+def test_a_link_that_died_without_a_word_is_given_up_for_a_new_one(live, new_page):
+    """Boris's phone reaches the server through a proxy whose connections then carry nothing
+    more and close nothing (``TcpProxy.freeze``): its unanswered ping makes the page say it is
+    reconnecting and open a new socket, on which Boris plays on; Anna, on the server itself,
+    sees his card."""
+    link = TcpProxy(live.port)
+    try:
+        code = create_room(live, "marjolet", ["open", "open"])
+        anna = new_page(LAPTOP)
+        boris = new_page(PHONE, has_touch=True, is_mobile=True)
+        boris.add_init_script("window.CARDROOM_PING_MS = 500;")
+        sockets = []
+        boris.on("websocket", lambda ws: sockets.append(ws))
+        sit(anna, live.http, code, 0, "Anna")
+        sit(boris, f"http://127.0.0.1:{link.port}", code, 1, "Boris")
+        play([anna, boris], 2)
+        opened = len(sockets)
+        link.freeze()
+        deadline = time.monotonic() + 10
+        while len(sockets) == opened:
+            assert time.monotonic() < deadline, "the page kept its silent socket for 10 s"
+            boris.wait_for_timeout(100)
+        boris.wait_for_selector("#conn[data-status=online]", timeout=10000)
+        play([anna, boris], 4)
+        healthy(anna, boris)
+        assert state(anna)["seq"] == state(boris)["seq"]
+    finally:
+        link.close()
+
+
+def test_back_online_the_page_tries_at_once_rather_than_after_its_wait(live, new_page):
+    """Boris's link dies and his phone goes offline: each attempt fails and the next waits
+    longer, four seconds at least after the fifth. Back online, the page does not wait: it is
+    at the table again well before then."""
+    link = TcpProxy(live.port)
+    try:
+        code = create_room(live, "marjolet", ["open", "open"])
+        boris = new_page(PHONE, has_touch=True, is_mobile=True)
+        boris.add_init_script("window.CARDROOM_PING_MS = 500;")
+        sockets = []
+        boris.on("websocket", lambda ws: sockets.append(ws))
+        sit(boris, f"http://127.0.0.1:{link.port}", code, 1, "Boris")
+        opened = len(sockets)
+        boris.context.set_offline(True)
+        link.freeze()
+        deadline = time.monotonic() + 20
+        while len(sockets) < opened + 5:  # (common.js reconnectDelay)
+            assert time.monotonic() < deadline, f"{len(sockets) - opened} attempts in 20 s"
+            boris.wait_for_timeout(100)
+        boris.wait_for_timeout(200)  # (the fifth fails at once)
+        assert boris.locator("#conn[data-status=reconnecting]").count()
+        boris.context.set_offline(False)
+        boris.wait_for_selector("#conn[data-status=online]", timeout=3000)
+        # the browser's own words for the attempts made offline
+        boris.errors[:] = [e for e in boris.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+        healthy(boris)
+    finally:
+        link.close()

@@ -190,14 +190,17 @@ def hang_up(sockets) -> None:
 
 
 class TcpProxy:
-    """A TCP proxy in a thread (app -> proxy -> PostgreSQL) that can be cut (every open
-    connection dropped, new ones refused) and restored."""
+    """A TCP proxy in a thread (app -> proxy -> PostgreSQL, or browser -> proxy -> app) that
+    can be cut (every open connection dropped, new ones refused) and restored, or freeze the
+    connections open now (what they carry is dropped, and nobody is told: a link that died
+    without a word) while new ones pass."""
 
     def __init__(self, target_port: int, target_host: str = "127.0.0.1"):
         self.target = (target_host, target_port)
         self.port = free_port()
         self.open = True
         self.conns: set[socket.socket] = set()
+        self.frozen: set[socket.socket] = set()
         self.lock = threading.Lock()
         self.listener = socket.create_server(("127.0.0.1", self.port))
         self.listener.settimeout(0.2)
@@ -229,16 +232,22 @@ class TcpProxy:
                 data = a.recv(65536)
                 if not data:
                     break
-                b.sendall(data)
+                if a not in self.frozen:
+                    b.sendall(data)
         except OSError:
             pass
-        hang_up((a, b))
+        if a not in self.frozen:  # (a frozen connection's peer is not told it ended either)
+            hang_up((a, b))
 
     def cut(self) -> None:
         self.open = False
         with self.lock:
             conns, self.conns = self.conns, set()
         hang_up(conns)
+
+    def freeze(self) -> None:
+        with self.lock:
+            self.frozen |= self.conns
 
     def restore(self) -> None:
         self.open = True

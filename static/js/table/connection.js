@@ -1,6 +1,9 @@
 // The room's WebSocket (docs/protocol.md): `hello` with the seat token and the last event seen,
 // a ping every 25 s, a new attempt after each drop (common.js reconnectDelay: a growing wait
 // drawn at random), actions sent with ids of their own, and its status in the #conn chip.
+// A link that dies without a word (a phone that changed networks or slept, a laptop lid
+// closed) closes no socket for minutes: a ping left unanswered gives the socket up for a new
+// one, and coming back online or to the page tries at once rather than after the wait.
 import { identity } from "../identity.js";
 import { t, reconnectDelay } from "../common.js";
 import { table } from "./state.js";
@@ -13,11 +16,37 @@ function showStatus(status) {
   chip.dataset.status = status;
 }
 
+const PING_MS = window.CARDROOM_PING_MS ?? 25000;  // (the tests shorten it)
+const ANSWER_MS = Math.min(PING_MS, 10000);  // a ping's answer, or the socket is given up
+
 /** The connection: `connect()` once, then `send`, `act` and `reconnectNow` (after the seat
  * changed); `onMessage(msg, hello)` gets every message of the server (`hello`: the welcome
  * that answers this socket's hello). */
 export function connection(onMessage) {
-  let socket = null, attempt = 0, pinger = null, actions = 0;
+  let socket = null, attempt = 0, pinger = null, probe = null, retry = null, actions = 0;
+
+  function stopTimers() {
+    clearInterval(pinger);
+    clearTimeout(probe);
+    clearTimeout(retry);
+    pinger = probe = retry = null;
+  }
+
+  /** Ping, and give the socket up for a new one if nothing at all comes back in time. */
+  function check() {
+    const ws = socket;
+    if (!ws || ws.readyState !== 1 || probe) return;
+    ws.send('{"type":"ping"}');
+    probe = setTimeout(() => { probe = null; if (socket === ws) reconnectNow(); }, ANSWER_MS);
+  }
+
+  /** Back online or back to the page: a dropped socket tries again now, an open one is checked. */
+  function wake() {
+    if (document.visibilityState === "hidden") return;
+    if (retry) { clearTimeout(retry); retry = null; connect(); } else check();
+  }
+  window.addEventListener("online", wake);
+  document.addEventListener("visibilitychange", wake);
 
   function connect() {
     showStatus(table.seq === null ? "connecting" : "reconnecting");
@@ -32,10 +61,13 @@ export function connection(onMessage) {
       if (table.seq !== null) hello.since = table.seq;
       ws.send(JSON.stringify(hello));
       clearInterval(pinger);
-      pinger = setInterval(() => { if (ws.readyState === 1) ws.send('{"type":"ping"}'); }, 25000);
+      pinger = setInterval(check, PING_MS);
     };
     let greeted = false;
     ws.onmessage = (ev) => {
+      if (socket !== ws) return;  // given up: the new socket's welcome brings it all
+      clearTimeout(probe);  // anything at all says the link is alive
+      probe = null;
       const msg = JSON.parse(ev.data);
       const hello = msg.type === "welcome" && !greeted;  // a later welcome answers a sync
       if (hello) { greeted = true; showStatus("online"); }
@@ -43,16 +75,17 @@ export function connection(onMessage) {
     };
     ws.onclose = () => {
       if (socket !== ws) return; // closed by reconnectNow, which opened another
-      clearInterval(pinger);
+      stopTimers();
       showStatus("reconnecting");
       attempt = Math.min(attempt + 1, 6);
-      setTimeout(connect, reconnectDelay(attempt));
+      retry = setTimeout(() => { retry = null; connect(); }, reconnectDelay(attempt));
     };
   }
 
   function reconnectNow() {
     const old = socket;
     socket = null;
+    stopTimers();
     if (old) old.close();
     connect();
   }
