@@ -17,7 +17,16 @@ from tests.scale.conftest import TcpProxy, pg_url, processes, redis_url  # noqa:
 from tests.scale.test_tls import nginx_binary, proxy, rooms_held  # noqa: F401 (fixtures)
 
 from .conftest import LAPTOP, PHONE, shot
-from .test_tables import act, create_room, healthy, my_turn, play_first_legal, state
+from .test_tables import (
+    act,
+    create_room,
+    healthy,
+    my_turn,
+    play_first_legal,
+    state,
+    try_click,
+    wait_state,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.timeout(180)]
 
@@ -86,28 +95,37 @@ def test_the_pages_of_a_killed_process_play_on_through_the_other(proxy, new_page
 
 def test_a_link_that_died_without_a_word_is_given_up_for_a_new_one(live, new_page):
     """Boris's phone reaches the server through a proxy whose connections then carry nothing
-    more and close nothing (``TcpProxy.freeze``): its unanswered ping makes the page say it is
-    reconnecting and open a new socket, on which Boris plays on; Anna, on the server itself,
-    sees his card."""
+    more and close nothing (``TcpProxy.freeze``). He plays a card, which never arrives: the
+    page, with no answer in time, gives the socket up for a new one, and from its welcome
+    Boris still holds the card and plays it again; Anna, on the server itself, sees it once."""
     link = TcpProxy(live.port)
     try:
         code = create_room(live, "marjolet", ["open", "open"])
         anna = new_page(LAPTOP)
         boris = new_page(PHONE, has_touch=True, is_mobile=True)
-        boris.add_init_script("window.CARDROOM_PING_MS = 500;")
+        # no ping before the test is over: the card's own answer is awaited
+        boris.add_init_script("window.CARDROOM_PING_MS = 60000; window.CARDROOM_ANSWER_MS = 500;")
         sockets = []
         boris.on("websocket", lambda ws: sockets.append(ws))
         sit(anna, live.http, code, 0, "Anna")
         sit(boris, f"http://127.0.0.1:{link.port}", code, 1, "Boris")
-        play([anna, boris], 2)
-        opened = len(sockets)
+        while not (my_turn(boris) and not boris.locator("[data-testid=draw]").count()):
+            play([anna, boris], 1)
+        opened, seq = len(sockets), state(anna)["seq"]
         link.freeze()
+        card = boris.locator(".hand-row .card.playable").first
+        played = card.get_attribute("data-card")
+        assert try_click(card)
         deadline = time.monotonic() + 10
         while len(sockets) == opened:
             assert time.monotonic() < deadline, "the page kept its silent socket for 10 s"
             boris.wait_for_timeout(100)
-        boris.wait_for_selector("#conn[data-status=online]", timeout=10000)
-        play([anna, boris], 4)
+        boris.wait_for_selector("#conn[data-status=online]")
+        assert state(anna)["seq"] == seq, "the card went through the frozen link"
+        assert played in state(boris)["match"]["deal"]["hands"][1]
+        assert act(boris, boris.locator(f".hand-row .card.playable[data-card='{played}']"))
+        wait_state(anna, f"s.seq === {seq + 1}")
+        play([anna, boris], 2)
         healthy(anna, boris)
         assert state(anna)["seq"] == state(boris)["seq"]
     finally:
@@ -122,7 +140,7 @@ def test_back_online_the_page_tries_at_once_rather_than_after_its_wait(live, new
     try:
         code = create_room(live, "marjolet", ["open", "open"])
         boris = new_page(PHONE, has_touch=True, is_mobile=True)
-        boris.add_init_script("window.CARDROOM_PING_MS = 500;")
+        boris.add_init_script("window.CARDROOM_PING_MS = 500; window.CARDROOM_ANSWER_MS = 500;")
         sockets = []
         boris.on("websocket", lambda ws: sockets.append(ws))
         sit(boris, f"http://127.0.0.1:{link.port}", code, 1, "Boris")

@@ -16,8 +16,9 @@ function showStatus(status) {
   chip.dataset.status = status;
 }
 
-const PING_MS = window.CARDROOM_PING_MS ?? 25000;  // (the tests shorten it)
-const ANSWER_MS = Math.min(PING_MS, 10000);  // a ping's answer, or the socket is given up
+// (the tests shorten both)
+const PING_MS = window.CARDROOM_PING_MS ?? 25000;
+const ANSWER_MS = window.CARDROOM_ANSWER_MS ?? 10000;  // for a ping's or an action's answer
 
 /** The connection: `connect()` once, then `send`, `act` and `reconnectNow` (after the seat
  * changed); `onMessage(msg, hello)` gets every message of the server (`hello`: the welcome
@@ -32,12 +33,17 @@ export function connection(onMessage) {
     pinger = probe = retry = null;
   }
 
-  /** Ping, and give the socket up for a new one if nothing at all comes back in time. */
-  function check() {
+  /** Give the socket up for a new one if nothing at all comes from it in time. */
+  function expectAnswer() {
     const ws = socket;
-    if (!ws || ws.readyState !== 1 || probe) return;
-    ws.send('{"type":"ping"}');
+    if (probe) return;
     probe = setTimeout(() => { probe = null; if (socket === ws) reconnectNow(); }, ANSWER_MS);
+  }
+
+  function check() {
+    if (!socket || socket.readyState !== 1 || probe) return;
+    socket.send('{"type":"ping"}');
+    expectAnswer();
   }
 
   /** Back online or back to the page: a dropped socket tries again now, an open one is checked. */
@@ -106,6 +112,7 @@ export function connection(onMessage) {
     const id = `${Date.now().toString(36)}-${actions}`;
     if (!send({ type: "action", id, action })) return false;
     table.inFlight = id;
+    expectAnswer();  // (a click on a dead link is not left waiting for the next ping)
     return true;
   }
 
