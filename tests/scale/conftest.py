@@ -193,7 +193,7 @@ class TcpProxy:
     """A TCP proxy in a thread (app -> proxy -> PostgreSQL, or browser -> proxy -> app) that
     can be cut (every open connection dropped, new ones refused) and restored, or freeze the
     connections open now (what they carry is dropped, and nobody is told: a link that died
-    without a word) while new ones pass."""
+    without a word), and with ``also_new`` those opened until :meth:`thaw` too."""
 
     def __init__(self, target_port: int, target_host: str = "127.0.0.1"):
         self.target = (target_host, target_port)
@@ -201,6 +201,7 @@ class TcpProxy:
         self.open = True
         self.conns: set[socket.socket] = set()
         self.frozen: set[socket.socket] = set()
+        self.freezing = False
         self.lock = threading.Lock()
         self.listener = socket.create_server(("127.0.0.1", self.port))
         self.listener.settimeout(0.2)
@@ -223,6 +224,8 @@ class TcpProxy:
                 continue
             with self.lock:
                 self.conns |= {client, upstream}
+                if self.freezing:
+                    self.frozen |= {client, upstream}
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
@@ -245,9 +248,14 @@ class TcpProxy:
             conns, self.conns = self.conns, set()
         hang_up(conns)
 
-    def freeze(self) -> None:
+    def freeze(self, also_new: bool = False) -> None:
         with self.lock:
             self.frozen |= self.conns
+            self.freezing = also_new
+
+    def thaw(self) -> None:
+        """New connections pass again (those frozen stay so)."""
+        self.freezing = False
 
     def restore(self) -> None:
         self.open = True

@@ -2,8 +2,9 @@
 // a ping every 25 s, a new attempt after each drop (common.js reconnectDelay: a growing wait
 // drawn at random), actions sent with ids of their own, and its status in the #conn chip.
 // A link that dies without a word (a phone that changed networks or slept, a laptop lid
-// closed) closes no socket for minutes: a ping left unanswered gives the socket up for a new
-// one, and coming back online or to the page tries at once rather than after the wait.
+// closed) closes no socket for minutes: a socket that brings nothing within ANSWER_MS of its
+// opening, a ping or an action is given up as a dropped one, and coming back online or to the
+// page tries at once rather than after the wait.
 import { identity } from "../identity.js";
 import { t, reconnectDelay } from "../common.js";
 import { table } from "./state.js";
@@ -33,11 +34,22 @@ export function connection(onMessage) {
     pinger = probe = retry = null;
   }
 
-  /** Give the socket up for a new one if nothing at all comes from it in time. */
+  /** The socket is gone, or as good as gone: another after a growing wait. */
+  function giveUp(ws) {
+    if (socket !== ws) return;  // (closed by reconnectNow, which opened another)
+    socket = null;
+    stopTimers();
+    ws.close();
+    showStatus("reconnecting");
+    attempt = Math.min(attempt + 1, 6);
+    retry = setTimeout(() => { retry = null; connect(); }, reconnectDelay(attempt));
+  }
+
+  /** Give the socket up if nothing at all comes from it in time. */
   function expectAnswer() {
     const ws = socket;
     if (probe) return;
-    probe = setTimeout(() => { probe = null; if (socket === ws) reconnectNow(); }, ANSWER_MS);
+    probe = setTimeout(() => { probe = null; giveUp(ws); }, ANSWER_MS);
   }
 
   function check() {
@@ -58,6 +70,7 @@ export function connection(onMessage) {
     showStatus(table.seq === null ? "connecting" : "reconnecting");
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + table.code);
     socket = ws;
+    expectAnswer();  // (its opening and its welcome)
     ws.onopen = () => {
       attempt = 0;
       const hello = { type: "hello" };
@@ -79,13 +92,7 @@ export function connection(onMessage) {
       if (hello) { greeted = true; showStatus("online"); }
       onMessage(msg, hello);
     };
-    ws.onclose = () => {
-      if (socket !== ws) return; // closed by reconnectNow, which opened another
-      stopTimers();
-      showStatus("reconnecting");
-      attempt = Math.min(attempt + 1, 6);
-      retry = setTimeout(() => { retry = null; connect(); }, reconnectDelay(attempt));
-    };
+    ws.onclose = () => giveUp(ws);
   }
 
   function reconnectNow() {
