@@ -26,6 +26,7 @@ const ANSWER_MS = window.CARDROOM_ANSWER_MS ?? 10000;  // for a ping's or an act
  * that answers this socket's hello). */
 export function connection(onMessage) {
   let socket = null, attempt = 0, pinger = null, probe = null, retry = null, actions = 0;
+  let unanswered = null;  // {id, action, seq}: the last action sent, and the event number then
 
   function stopTimers() {
     clearInterval(pinger);
@@ -90,7 +91,16 @@ export function connection(onMessage) {
       const msg = JSON.parse(ev.data);
       const hello = msg.type === "welcome" && !greeted;  // a later welcome answers a sync
       if (hello) { greeted = true; showStatus("online"); }
+      // An action the socket given up never answered, when the table has not moved since it
+      // was sent (so it did not arrive): sent again, with its id, which the server applies once.
+      const again = hello && unanswered && unanswered.id === table.inFlight
+        && unanswered.seq === msg.seq ? unanswered : null;
       onMessage(msg, hello);
+      if (again && !table.inFlight) {
+        ws.send(JSON.stringify({ type: "action", id: again.id, action: again.action }));
+        table.inFlight = again.id;
+        expectAnswer();
+      }
     };
     ws.onclose = () => giveUp(ws);
   }
@@ -98,6 +108,7 @@ export function connection(onMessage) {
   function reconnectNow() {
     const old = socket;
     socket = null;
+    unanswered = null;  // (the seat changed: its actions are not to be sent again)
     stopTimers();
     if (old) old.close();
     connect();
@@ -110,8 +121,8 @@ export function connection(onMessage) {
   }
 
   // One action at a time: until the server answers (table.js clears table.inFlight on the
-  // event that acks it, an error for it or a new welcome), another click sends nothing, so a
-  // double click never reaches the server twice.
+  // event that acks it, an error for it or a new welcome, after which it may be sent again),
+  // another click sends nothing, so a double click never reaches the server twice.
   // Returns whether it was sent.
   function act(action) {
     if (table.inFlight) return false;
@@ -119,6 +130,7 @@ export function connection(onMessage) {
     const id = `${Date.now().toString(36)}-${actions}`;
     if (!send({ type: "action", id, action })) return false;
     table.inFlight = id;
+    unanswered = { id, action, seq: table.seq };
     expectAnswer();  // (a click on a dead link is not left waiting for the next ping)
     return true;
   }
