@@ -24,11 +24,12 @@ processes from /proc/<pid>/stat over the play, connections included, and apart o
 every table plays: after the last one began, before the first one ends; PostgreSQL's and
 Redis's CPU shown apart, and counted in the ratios); memory per table (server RSS growth /
 tables); and, for cardroom, every acknowledged action stored and the audit (every stored match
-replays through the engine to its stored scores); and the share of this machine's CPU time its host took back over the play
-("host steal": on a shared VM a busy neighbour delays everything, the latencies the most), and
-how long this machine's disk took to make a small write durable over the play ("host fsync":
-a probe process writes 4 KiB and fdatasyncs it every 50 ms beside the database, as a commit
-does; the host's disk stalls hold every SQLite commit, and none of the bare relay's frames).
+replays through the engine to its stored scores); and the share of this machine's CPU time
+its host took back over the play ("host steal": on a shared VM a busy neighbour delays
+everything, the latencies the most), and how long this machine's disk took to make a small
+write durable over the play ("host fsync": a probe process writes 4 KiB and fdatasyncs it
+every 50 ms beside the database, as a commit does; the host's disk stalls hold every SQLite
+commit, and none of the bare relay's frames).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The table page when what carries it fails. A link that dies without a word (a phone that
-changed networks): the page's ping goes unanswered, it gives the socket up for a new one and
+changed networks): nothing answers the page in time, it gives the socket up for a new one and
 plays on. The production topology (tests/scale/: two app processes on PostgreSQL and Redis,
 the shipped nginx.conf in front, HTTPS): when the process holding a room dies, both pages say
 they are reconnecting, nginx sends them to the other process, and play goes on from its
@@ -9,6 +9,7 @@ state again."""
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -23,6 +24,7 @@ from .test_tables import (
     healthy,
     my_turn,
     play_first_legal,
+    sit,
     state,
     try_click,
     wait_state,
@@ -31,12 +33,9 @@ from .test_tables import (
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.timeout(180)]
 
 
-def sit(page, base: str, code: str, seat: int, name: str) -> None:
-    page.goto(f"{base}/r/{code}")
-    page.fill("#seat-name", name)
-    page.check("[data-testid=seat-guest]")
-    page.click(f"[data-testid=take-seat-{seat}]")
-    page.wait_for_selector(f".seat.me[data-seat='{seat}']")
+def through(base: str) -> SimpleNamespace:
+    """A server address as ``sit`` takes it (nginx's, or a proxy's)."""
+    return SimpleNamespace(http=base)
 
 
 def play(pages, actions: int) -> None:
@@ -68,7 +67,7 @@ def test_the_pages_of_a_killed_process_play_on_through_the_other(proxy, new_page
             "framesent", lambda text, page=page: asked.__setitem__(
                 id(page), asked[id(page)] + ('"sync"' in str(text)))))
     for seat, (page, name) in enumerate(zip(pages, ("Anna", "Boris"))):
-        sit(page, https, code, seat, name)
+        sit(page, through(https), code, name, seat)
     play(pages, 4)
     held = rooms_held(apps)
     assert sorted(held) == [0, 1], f"rooms held by each process: {held}"
@@ -109,8 +108,8 @@ def test_a_link_that_died_without_a_word_is_given_up_for_a_new_one(live, new_pag
         boris.add_init_script("window.CARDROOM_PING_MS = 60000; window.CARDROOM_ANSWER_MS = 2000;")
         sockets = []
         boris.on("websocket", lambda ws: sockets.append(ws))
-        sit(anna, live.http, code, 0, "Anna")
-        sit(boris, f"http://127.0.0.1:{link.port}", code, 1, "Boris")
+        sit(anna, live, code, "Anna", 0)
+        sit(boris, through(f"http://127.0.0.1:{link.port}"), code, "Boris", 1)
         while not (my_turn(boris) and not boris.locator("[data-testid=draw]").count()):
             play([anna, boris], 1)
         opened, seq = len(sockets), state(boris)["seq"]
@@ -151,7 +150,7 @@ def test_back_online_the_page_tries_at_once_rather_than_after_its_wait(live, new
         boris.add_init_script("window.CARDROOM_PING_MS = 500; window.CARDROOM_ANSWER_MS = 1500;")
         sockets = []
         boris.on("websocket", lambda ws: sockets.append(time.monotonic()))
-        sit(boris, f"http://127.0.0.1:{link.port}", code, 1, "Boris")
+        sit(boris, through(f"http://127.0.0.1:{link.port}"), code, "Boris", 1)
         opened = len(sockets)
         boris.context.set_offline(True)
         link.freeze()

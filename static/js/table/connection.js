@@ -94,7 +94,7 @@ export function connection(onMessage) {
       // An action the socket given up never answered, when the table has not moved since it
       // was sent (so it did not arrive): sent again, with its id, which the server applies once.
       const again = hello && unanswered && unanswered.id === table.inFlight
-        && unanswered.seq === msg.seq ? unanswered : null;
+        && unanswered.seq === msg.seq && msg.state.you.seat !== null ? unanswered : null;
       onMessage(msg, hello);
       if (again && !table.inFlight) {
         ws.send(JSON.stringify({ type: "action", id: again.id, action: again.action }));
