@@ -8,6 +8,7 @@ import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
 import { follower } from "./table/sync.js";
 import { connection } from "./table/connection.js";
+import { drawOnSending, answered } from "./table/inflight.js";
 import { toast, announce, announceEvent } from "./table/notices.js";
 import { drawHand, rememberFocus, restoreFocus } from "./table/hand.js";
 import { drawActions } from "./table/actions.js";
@@ -23,6 +24,7 @@ const $ = (id) => document.getElementById(id);
 
 const { connect, reconnectNow, send, act } = connection(onMessage);
 const follow = follower(() => send({ type: "sync" }));
+drawOnSending(() => draw());
 const receive = stateQueue({
   holdMs: window.CARDROOM_ANIM_MS ?? 1100,
   show: draw,
@@ -35,14 +37,14 @@ function onMessage(msg, hello) {
       table.seq = msg.seq;
       // A new connection's state is the truth now: an action unanswered may be sent again (on
       // the same socket, after a sync, its answer is still to come)
-      if (hello) table.inFlight = null;
+      if (hello) answered();
       if (table.seat && msg.state.you.seat === null) { saveSeat(null); toast(t("table.token_lost")); }
       receive(follow(msg), true);
       break;
     case "event": {
       table.seq = msg.seq;
       const state = follow(msg);
-      if (msg.ack !== undefined && msg.ack === table.inFlight) table.inFlight = null;
+      if (msg.ack !== undefined && msg.ack === table.inFlight) answered();
       if (msg.event && msg.event.kind === "chat") { addChatLine(msg.seq, msg.event); if (table.state && !state) drawChat(); }
       if (msg.event && table.state) {
         announceEvent(msg.event, table.state);
@@ -52,7 +54,7 @@ function onMessage(msg, hello) {
       break;
     }
     case "ack": // a retry of an action already applied
-      if (msg.id === table.inFlight) table.inFlight = null;
+      if (msg.id === table.inFlight) answered();
       break;
     case "presence":
       follow(msg);
@@ -63,7 +65,7 @@ function onMessage(msg, hello) {
       }
       break;
     case "error":
-      if (msg.id !== undefined && msg.id === table.inFlight) table.inFlight = null;
+      if (msg.id !== undefined && msg.id === table.inFlight) answered();
       if (msg.code === "bad_token") saveSeat(null);
       toast(errorText(msg));
       break;

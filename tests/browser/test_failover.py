@@ -95,10 +95,11 @@ def test_the_pages_of_a_killed_process_play_on_through_the_other(proxy, new_page
 def test_a_link_that_died_without_a_word_is_given_up_for_a_new_one(live, new_page):
     """Boris's phone reaches the server through a proxy whose connections then carry nothing
     more and close nothing (``TcpProxy.freeze``), new ones too for a while. He plays a card,
-    which never arrives: the page, with no answer in time, gives the socket up, and each new
-    one that never opens too, until the link is back. The welcome shows that the card never
-    arrived, and the page sends it again by itself, with its id: Anna, on the server itself,
-    sees it played once, and Boris has no error."""
+    which never arrives: the card stays raised and the page says it is sending his move; with
+    no answer in time, it gives the socket up, and each new one that never opens too, until the
+    link is back. The welcome shows that the card never arrived, and the page sends it again by
+    itself, with its id: Anna, on the server itself, sees it played once, and Boris has no
+    error and no card left marked as on its way."""
     link = TcpProxy(live.port)
     try:
         code = create_room(live, "marjolet", ["open", "open"])
@@ -118,6 +119,9 @@ def test_a_link_that_died_without_a_word_is_given_up_for_a_new_one(live, new_pag
         card = boris.locator(".hand-row .card.playable").first
         played = card.get_attribute("data-card")
         assert try_click(card)
+        boris.wait_for_selector(f'.hand-row .card.sending[data-card="{played}"]', timeout=3000)
+        assert "sending" in boris.locator("[data-testid=status]").get_attribute("class")
+        shot(boris, "dead-link-sending")
         deadline = time.monotonic() + 15
         while len(sockets) < opened + 2:
             assert time.monotonic() < deadline, \
@@ -129,6 +133,7 @@ def test_a_link_that_died_without_a_word_is_given_up_for_a_new_one(live, new_pag
         wait_state(anna, f"s.seq === {seq + 1}")
         wait_state(boris, f"s.seq === {seq + 1}")
         assert played not in state(boris)["match"]["deal"]["hands"][1]
+        assert not boris.locator(".sending").count(), "a mark of sending left on the page"
         boris.wait_for_timeout(500)  # (a second copy would be stored by now)
         assert state(anna)["seq"] == seq + 1
         healthy(anna, boris)

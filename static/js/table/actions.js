@@ -19,8 +19,9 @@ export function drawActions({ panel, moves, names, send, act }) {
     return;
   }
   const mine = me !== null && Object.keys(moves).length > 0;
-  const status = mine ? t("table.your_turn") : waitingText(state, names);
-  box.append(el("p", { class: "status" + (mine ? " yours" : ""), "data-testid": "status" }, status));
+  const status = table.sending ? t("table.sending") : mine ? t("table.your_turn") : waitingText(state, names);
+  const look = table.sending ? " sending" : mine ? " yours" : "";
+  box.append(el("p", { class: "status" + look, "data-testid": "status" }, status));
   if (status !== said.status) {
     said.status = status;
     if (mine || !m) announce(status);

@@ -9,6 +9,7 @@ import { identity } from "../identity.js";
 import { t, reconnectDelay } from "../common.js";
 import { table } from "./state.js";
 import { toast } from "./notices.js";
+import { sent } from "./inflight.js";
 
 function showStatus(status) {
   const chip = document.getElementById("conn");
@@ -98,7 +99,7 @@ export function connection(onMessage) {
       onMessage(msg, hello);
       if (again && !table.inFlight) {
         ws.send(JSON.stringify({ type: "action", id: again.id, action: again.action }));
-        table.inFlight = again.id;
+        sent(again.id, again.action);
         expectAnswer();
       }
     };
@@ -120,8 +121,8 @@ export function connection(onMessage) {
     return true;
   }
 
-  // One action at a time: until the server answers (table.js clears table.inFlight on the
-  // event that acks it, an error for it or a new welcome, after which it may be sent again),
+  // One action at a time: until the server answers (table.js calls inflight.js `answered` on
+  // the event that acks it, an error for it or a new welcome, after which it may be sent again),
   // another click sends nothing, so a double click never reaches the server twice.
   // Returns whether it was sent.
   function act(action) {
@@ -129,7 +130,7 @@ export function connection(onMessage) {
     actions += 1;
     const id = `${Date.now().toString(36)}-${actions}`;
     if (!send({ type: "action", id, action })) return false;
-    table.inFlight = id;
+    sent(id, action);
     unanswered = { id, action, seq: table.seq };
     expectAnswer();  // (a click on a dead link is not left waiting for the next ping)
     return true;

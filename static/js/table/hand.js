@@ -46,6 +46,10 @@ function cardButton(card, { moves, playable, choosable, callers, marks, choose }
     button.setAttribute("aria-disabled", "true");
     if (choosing) words.push(t("card.not_playable"));
   }
+  if (table.sending && table.sending.card === card) {  // (played, its answer not here yet)
+    button.classList.add("sending");
+    words.push(t("card.sending"));
+  }
   const isChosen = chosen.pass.has(card) || chosen.give === card || chosen.call === card;
   if (isChosen) button.classList.add("selected");
   if (choosable.size || callers.has(card)) button.setAttribute("aria-pressed", String(isChosen));

@@ -19,6 +19,7 @@ export const table = {
   chosen: noChoices(), // what the person chose in this deal and has not sent yet
   dealKey: null, // "match id:deal count" of the deal `chosen` belongs to
   inFlight: null, // the id of the action sent and not answered yet: it is not sent twice
+  sending: null, // that action, once it has waited a moment: shown as on its way (inflight.js)
   chat: { lines: new Map(), shown: "", unread: 0 }, // seq -> line, from STATEs and chat events
   turnDeadline: null, // performance.now() when the turn timer runs out, null: no timer runs
   dealDeadline: null, // performance.now() when the next deal comes anyway, null: no countdown
