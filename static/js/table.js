@@ -13,7 +13,7 @@ import { toast, announce, announceEvent } from "./table/notices.js";
 import { drawHand, rememberFocus, restoreFocus } from "./table/hand.js";
 import { drawActions } from "./table/actions.js";
 import { drawResult, drawDealCountdown } from "./table/result.js";
-import { addChatLine, chatSeen, drawChat, listenToChatForm } from "./table/chat.js";
+import { addChatLine, chatSeen, drawChat, listenToChatForm, chatAfterWelcome, chatRefused } from "./table/chat.js";
 import { noticeTurn, listenToSettings } from "./table/attention.js";
 import { beforeDraw, afterDraw } from "./table/motion.js";
 import { PANELS } from "./table/panels/index.js";
@@ -37,7 +37,7 @@ function onMessage(msg, hello) {
       table.seq = msg.seq;
       // A new connection's state is the truth now: an action unanswered may be sent again (on
       // the same socket, after a sync, its answer is still to come)
-      if (hello) answered();
+      if (hello) { answered(); chatAfterWelcome(msg.state); }
       if (table.seat && msg.state.you.seat === null) { saveSeat(null); toast(t("table.token_lost")); }
       receive(follow(msg), true);
       break;
@@ -66,6 +66,7 @@ function onMessage(msg, hello) {
       break;
     case "error":
       if (msg.id !== undefined && msg.id === table.inFlight) answered();
+      if (msg.id !== undefined) chatRefused(msg.id);
       if (msg.code === "bad_token") saveSeat(null);
       toast(errorText(msg));
       break;

@@ -144,6 +144,45 @@ def test_a_link_that_died_without_a_word_is_given_up_for_a_new_one(live, new_pag
         link.close()
 
 
+def test_a_chat_line_lost_with_a_dead_link_goes_back_into_the_box(live, new_page):
+    """Boris writes to the table on a link that then carries nothing: the page gives the socket
+    up, and the new one's welcome shows the line never arrived. It is back in the box, before
+    what he has typed since, and the page says so; sent again, Anna reads it once."""
+    link = TcpProxy(live.port)
+    try:
+        code = create_room(live, "marjolet", ["open", "open"])
+        anna = new_page(LAPTOP)
+        boris = new_page(PHONE, has_touch=True, is_mobile=True)
+        boris.add_init_script("window.CARDROOM_PING_MS = 60000; window.CARDROOM_ANSWER_MS = 1500;")
+        sit(anna, live, code, "Anna", 0)
+        sit(boris, through(f"http://127.0.0.1:{link.port}"), code, "Boris", 1)
+        boris.click("[data-testid=chat-tab]")
+        boris.fill("#chat-input", "made it")
+        boris.click("#chat-form button")
+        anna.locator("[data-testid=chat-lines] li", has_text="made it").wait_for()
+        link.freeze(also_new=True)
+        boris.fill("#chat-input", "see you at nine")
+        boris.click("#chat-form button")
+        assert boris.input_value("#chat-input") == ""
+        boris.wait_for_selector("#conn[data-status=reconnecting]", timeout=5000)
+        boris.fill("#chat-input", "or ten")  # typed meanwhile
+        link.thaw()
+        boris.wait_for_selector("#conn[data-status=online]", timeout=10000)
+        boris.wait_for_function(
+            "document.getElementById('chat-input').value === 'see you at nine or ten'")
+        assert "back in the box" in boris.text_content("#toast.info")
+        shot(boris, "dead-link-chat")
+        assert not anna.locator("[data-testid=chat-lines] li", has_text="see you").count()
+        boris.click("#chat-form button")
+        anna.locator("[data-testid=chat-lines] li", has_text="see you at nine or ten").wait_for()
+        boris.wait_for_timeout(300)
+        assert anna.locator("[data-testid=chat-lines] li", has_text="see you").count() == 1
+        assert boris.input_value("#chat-input") == ""
+        healthy(anna, boris)
+    finally:
+        link.close()
+
+
 def test_back_online_the_page_tries_at_once_rather_than_after_its_wait(live, new_page):
     """Boris's link dies and his phone goes offline: each attempt fails and the next waits
     longer, four seconds at least after the fifth (common.js reconnectDelay). Back online, the

@@ -280,6 +280,37 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     healthy(anna, boris)
 
 
+@pytest.fixture(scope="module")
+def limited(tmp_path_factory):
+    """A live server with its limits on, the chat's at three lines a minute."""
+    from tests.conftest import LiveServer, fresh_sqlite
+
+    server = LiveServer(fresh_sqlite(tmp_path_factory, "limiteddb"), limits=True,
+                        limit_chat="3/minute").start()
+    yield server
+    server.stop()
+
+
+def test_a_chat_line_refused_as_one_too_many_goes_back_into_the_box(limited, new_page):
+    """The chat takes so many lines a minute from a seat (settings.limit_chat): the next one is
+    refused, with the reason, and its text is back in the box to be sent a moment later."""
+    code = create_room(limited, "marjolet", ["open", "bot:rules"])
+    anna = new_page(PHONE, locale="ru-RU")
+    sit(anna, limited, code, "Anna", 0)
+    anna.click("[data-testid=chat-tab]")
+    for n in range(1, 4):
+        anna.fill("#chat-input", f"line {n}")
+        anna.click("#chat-form button")
+        anna.locator("[data-testid=chat-lines] li", has_text=f"line {n}").wait_for()
+    anna.fill("#chat-input", "one too many")
+    anna.click("#chat-form button")
+    anna.wait_for_selector("#toast.error:not([hidden])")
+    assert "слишком много сообщений" in anna.text_content("#toast")
+    anna.wait_for_function("document.getElementById('chat-input').value === 'one too many'")
+    assert anna.locator("[data-testid=chat-lines] li").count() == 3
+    assert not anna.errors
+
+
 def test_bots_are_named_apart_in_each_language_and_seats_by_where_they_sit(live, new_page):
     code = create_room(live, "big_mariage", ["open", "open", "bot:rules", "bot:random"])
     anna = new_page()

@@ -1,8 +1,10 @@
 // The table chat: the last lines (from each STATE's `chat` and from chat events), shown as plain
 // text, the form for seated people (spectators read only), and the count of lines that came
-// while the chat was out of sight (a phone shows it on the chat tab).
+// while the chat was out of sight (a phone shows it on the chat tab). A line refused, or lost
+// with a socket given up (a dead link), goes back into the box to be sent again.
 import { t, el } from "../common.js";
 import { table } from "./state.js";
+import { toast } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -12,6 +14,7 @@ const chatInSight = () => $("chat").getClientRects().length > 0;
 export function addChatLine(seq, event) {
   table.chat.lines.set(seq, { seq, ...event });
   const mine = table.state && event.seat === table.state.you.seat;
+  if (mine) unsent.shift();  // (one socket brings a seat's lines back in the order it sent them)
   if (!mine && !chatInSight()) table.chat.unread += 1;
   drawUnread();
 }
@@ -53,12 +56,43 @@ export function drawChat() {
   list.scrollTop = list.scrollHeight;
 }
 
+// The lines sent and not seen back yet, in the order sent: {id, text, seq (the last event seen
+// when it was sent)}.
+const unsent = [];
+let sentLines = 0;
+
 /** The chat form sends with `send` (the connection's) and is emptied once the line went out. */
 export function listenToChatForm(send) {
   $("chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const input = $("chat-input");
     const text = input.value.trim();
-    if (text && send({ type: "chat", text })) input.value = "";
+    const id = `chat-${++sentLines}`;
+    if (!text || !send({ type: "chat", id, text }, true)) return;
+    input.value = "";
+    unsent.push({ id, text, seq: table.seq });
   });
+}
+
+// Lines that did not go out, before what the person has typed since.
+function putBack(lines) {
+  const input = $("chat-input");
+  input.value = [...lines.map((line) => line.text), input.value.trim()].filter(Boolean).join(" ").slice(0, 300);
+}
+
+/** The server refused a message of this id (too many, say): if it was a line, it is back in the box. */
+export function chatRefused(id) {
+  const i = unsent.findIndex((line) => line.id === id);
+  if (i >= 0) putBack(unsent.splice(i, 1));
+}
+
+/** A new socket's welcome: the lines sent on the one given up that it does not show from this
+ * seat never arrived, and go back into the box. */
+export function chatAfterWelcome(state) {
+  if (!unsent.length) return;
+  const arrived = (state.chat || []).filter((c) => c.seat === state.you.seat && c.seq > unsent[0].seq).length;
+  const lost = unsent.splice(0).slice(arrived);
+  if (!lost.length || state.you.seat === null) return;
+  putBack(lost);
+  toast(t("chat.not_sent"), "info");
 }

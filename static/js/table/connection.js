@@ -115,9 +115,12 @@ export function connection(onMessage) {
     connect();
   }
 
-  function send(message) {
+  /** Returns whether it was sent; `answerDue`: the server answers it (a chat line comes back as
+   * an event), so a link that brings nothing back in time is given up. */
+  function send(message, answerDue = false) {
     if (!socket || socket.readyState !== 1) { toast(t("conn.not_connected")); return false; }
     socket.send(JSON.stringify(message));
+    if (answerDue) expectAnswer();
     return true;
   }
 
@@ -129,10 +132,10 @@ export function connection(onMessage) {
     if (table.inFlight) return false;
     actions += 1;
     const id = `${Date.now().toString(36)}-${actions}`;
-    if (!send({ type: "action", id, action })) return false;
+    // (its answer is due: a click on a dead link is not left waiting for the next ping)
+    if (!send({ type: "action", id, action }, true)) return false;
     sent(id, action);
     unanswered = { id, action, seq: table.seq };
-    expectAnswer();  // (a click on a dead link is not left waiting for the next ping)
     return true;
   }
 
