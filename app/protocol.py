@@ -220,6 +220,8 @@ class Act(_Message):
 
 class Chat(_Message):
     type: Literal["chat"]
+    #: the client's own id for the line: its event, on the connection that sent it, carries it
+    id: str | None = Field(None, max_length=64)
     text: str
 
 
@@ -256,7 +258,8 @@ _MESSAGE = TypeAdapter(Message)
 TYPES = {"hello", "action", "chat", "standin", "rematch", "next", "ping", "sync"}
 #: The refusal for a field of the wrong type or missing, by message type and field.
 _FIELD_REASONS = {("action", "id"): "bad_id", ("action", "action"): "no_action",
-                  ("chat", "text"): "chat_not_text", ("standin", "seat"): "no_such_seat"}
+                  ("chat", "id"): "bad_id", ("chat", "text"): "chat_not_text",
+                  ("standin", "seat"): "no_such_seat"}
 
 
 def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Next | Ping | Sync:

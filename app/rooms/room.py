@@ -246,7 +246,9 @@ class Room:
 
             await self._write(self.repository.store_note(state.id, seq, "ready", data, stored))
 
-    async def say(self, seat: int | None, text) -> None:
+    async def say(self, seat: int | None, text, client_id: str | None = None,
+                  by: Connection | None = None) -> None:
+        """A chat line; ``by``'s event of it carries ``client_id`` as its ack."""
         if seat is None:
             raise Refusal("not_seated", "spectators_chat")
         text = protocol.chat_line(text, self.settings.chat_max)
@@ -259,7 +261,7 @@ class Room:
 
             def stored(_) -> None:
                 state.chat_said(seq, data)
-                self._tell([(seq, "chat", data)])
+                self._tell([(seq, "chat", data)], client_id, by)
 
             await self._write(self.repository.store_note(state.id, seq, "chat", data, stored))
 

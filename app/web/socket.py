@@ -162,7 +162,7 @@ async def handle(room: Room, conn: Connection, message, limits: Limits) -> None:
     elif isinstance(message, Chat):
         if conn.seat is not None:  # per seat, whatever the number of its connections
             await limits.check("chat", room.code, str(conn.seat))
-        await room.say(conn.seat, message.text)
+        await room.say(conn.seat, message.text, message.id, by=conn)
     elif isinstance(message, Standin):
         await room.standin(conn.seat, message.seat, message.bot)
     elif isinstance(message, Rematch):

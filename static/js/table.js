@@ -37,24 +37,25 @@ function onMessage(msg, hello) {
       table.seq = msg.seq;
       // A new connection's state is the truth now: an action unanswered may be sent again (on
       // the same socket, after a sync, its answer is still to come)
-      if (hello) { answered(); chatAfterWelcome(msg.state); }
+      if (hello) { answered(table.inFlight); chatAfterWelcome(msg.state); }
       if (table.seat && msg.state.you.seat === null) { saveSeat(null); toast(t("table.token_lost")); }
       receive(follow(msg), true);
       break;
     case "event": {
       table.seq = msg.seq;
       const state = follow(msg);
-      if (msg.ack !== undefined && msg.ack === table.inFlight) answered();
-      if (msg.event && msg.event.kind === "chat") { addChatLine(msg.seq, msg.event); if (table.state && !state) drawChat(); }
+      const unmark = answered(msg.ack);
+      if (msg.event && msg.event.kind === "chat") { addChatLine(msg.seq, msg.event, msg.ack); if (table.state && !state) drawChat(); }
       if (msg.event && table.state) {
         announceEvent(msg.event, table.state);
         tellTimerPlayed(msg.event);
       }
       if (state) receive(state, false);
+      else if (unmark) draw();
       break;
     }
     case "ack": // a retry of an action already applied
-      if (msg.id === table.inFlight) answered();
+      if (answered(msg.id)) draw();
       break;
     case "presence":
       follow(msg);
@@ -65,8 +66,8 @@ function onMessage(msg, hello) {
       }
       break;
     case "error":
-      if (msg.id !== undefined && msg.id === table.inFlight) answered();
-      if (msg.id !== undefined) chatRefused(msg.id);
+      if (answered(msg.id)) draw();
+      chatRefused(msg.id);
       if (msg.code === "bad_token") saveSeat(null);
       toast(errorText(msg));
       break;

@@ -76,11 +76,16 @@ async def test_bad_messages_get_errors_and_the_room_goes_on(server):
             assert reply["code"] == code_, (text[:60], reply)
         else:
             assert reply["code"] in ("illegal", "malformed"), reply
-    # The chat is text, passed on as text.
-    await anna.send({"type": "chat", "text": "<b>hello</b>"})
+    # The chat is text, passed on as text; the sender's event of a line carries its id.
+    await anna.send({"type": "chat", "id": "line-1", "text": "<b>hello</b>"})
     event = await anna.expect("event")
     assert event["event"]["kind"] == "chat" and event["event"]["text"] == "<b>hello</b>"
+    assert event["ack"] == "line-1"
     assert anna.state["chat"][-1]["text"] == "<b>hello</b>"
+    seen = await forged.expect("event")  # (the spectator's)
+    assert seen["event"]["text"] == "<b>hello</b>" and "ack" not in seen
+    await anna.send({"type": "chat", "id": ["line-2"], "text": "hi"})
+    assert (await anna.expect("error"))["reason"] == "bad_id"
     # A flood is refused, the connection stays: pings sent faster than the rate limit refills
     # get rate_limited (in bursts of 80, however slowly a loaded machine sends them).
     kinds = []

@@ -10,11 +10,12 @@ const $ = (id) => document.getElementById(id);
 
 const chatInSight = () => $("chat").getClientRects().length > 0;
 
-/** A chat event (docs/protocol.md `event`, kind "chat") numbered `seq`. */
-export function addChatLine(seq, event) {
+/** A chat event (docs/protocol.md `event`, kind "chat") numbered `seq`; `ack`: the id of the
+ * line this page sent, if it is that one. */
+export function addChatLine(seq, event, ack) {
   table.chat.lines.set(seq, { seq, ...event });
+  forget(ack);
   const mine = table.state && event.seat === table.state.you.seat;
-  if (mine) unsent.shift();  // (one socket brings a seat's lines back in the order it sent them)
   if (!mine && !chatInSight()) table.chat.unread += 1;
   drawUnread();
 }
@@ -57,9 +58,9 @@ export function drawChat() {
 }
 
 // The lines sent and not seen back yet, in the order sent: {id, text, seq (the last event seen
-// when it was sent)}.
+// when it was sent)}; and what of them was put back at the start of the box, while it is there.
 const unsent = [];
-let sentLines = 0;
+let sentLines = 0, restored = "";
 
 /** The chat form sends with `send` (the connection's) and is emptied once the line went out. */
 export function listenToChatForm(send) {
@@ -69,29 +70,42 @@ export function listenToChatForm(send) {
     const text = input.value.trim();
     const id = `chat-${++sentLines}`;
     if (!text || !send({ type: "chat", id, text }, true)) return;
-    input.value = "";
+    input.value = restored = "";
     unsent.push({ id, text, seq: table.seq });
   });
 }
 
-// Lines that did not go out, before what the person has typed since.
-function putBack(lines) {
-  const input = $("chat-input");
-  input.value = [...lines.map((line) => line.text), input.value.trim()].filter(Boolean).join(" ").slice(0, 300);
+function forget(id) {
+  const i = unsent.findIndex((line) => line.id === id);
+  return i < 0 ? [] : unsent.splice(i, 1);
 }
 
-/** The server refused a message of this id (too many, say): if it was a line, it is back in the box. */
+// Lines that did not go out back into the box: after those put back before them, before what
+// the person has typed since.
+function putBack(lines) {
+  if (!lines.length) return;
+  const input = $("chat-input");
+  const before = restored && input.value.startsWith(restored) ? restored : "";
+  const typed = input.value.slice(before.length).trim();
+  restored = [before, ...lines.map((line) => line.text)].filter(Boolean).join(" ");
+  input.value = [restored, typed].filter(Boolean).join(" ");
+}
+
+/** The server refused the message `id` (too many lines, say): a line is back in the box. */
 export function chatRefused(id) {
-  const i = unsent.findIndex((line) => line.id === id);
-  if (i >= 0) putBack(unsent.splice(i, 1));
+  putBack(forget(id));
 }
 
 /** A new socket's welcome: the lines sent on the one given up that it does not show from this
  * seat never arrived, and go back into the box. */
 export function chatAfterWelcome(state) {
   if (!unsent.length) return;
-  const arrived = (state.chat || []).filter((c) => c.seat === state.you.seat && c.seq > unsent[0].seq).length;
-  const lost = unsent.splice(0).slice(arrived);
+  const said = (state.chat || []).filter((c) => c.seat === state.you.seat);
+  const lost = unsent.splice(0).filter((line) => {
+    const i = said.findIndex((c) => c.seq > line.seq && c.text === line.text.normalize("NFC"));
+    if (i >= 0) said.splice(i, 1);
+    return i < 0;
+  });
   if (!lost.length || state.you.seat === null) return;
   putBack(lost);
   toast(t("chat.not_sent"), "info");

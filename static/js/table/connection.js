@@ -3,8 +3,8 @@
 // drawn at random), actions sent with ids of their own, and its status in the #conn chip.
 // A link that dies without a word (a phone that changed networks or slept, a laptop lid
 // closed) closes no socket for minutes: a socket that brings nothing within ANSWER_MS of its
-// opening, a ping or an action is given up as a dropped one, and coming back online or to the
-// page tries at once rather than after the wait.
+// opening, a ping, an action or a chat line is given up as a dropped one, and coming back
+// online or to the page tries at once rather than after the wait.
 import { identity } from "../identity.js";
 import { t, reconnectDelay } from "../common.js";
 import { table } from "./state.js";
@@ -20,13 +20,14 @@ function showStatus(status) {
 
 // (the tests shorten both)
 const PING_MS = window.CARDROOM_PING_MS ?? 25000;
-const ANSWER_MS = window.CARDROOM_ANSWER_MS ?? 10000;  // for a ping's or an action's answer
+const ANSWER_MS = window.CARDROOM_ANSWER_MS ?? 10000;  // for any answer at all
 
 /** The connection: `connect()` once, then `send`, `act` and `reconnectNow` (after the seat
  * changed); `onMessage(msg, hello)` gets every message of the server (`hello`: the welcome
  * that answers this socket's hello). */
 export function connection(onMessage) {
   let socket = null, attempt = 0, pinger = null, probe = null, retry = null, actions = 0;
+  let welcomed = false;  // the socket has its welcome: what is sent on it is after the STATE shown
   let unanswered = null;  // {id, action, seq}: the last action sent, and the event number then
 
   function stopTimers() {
@@ -72,6 +73,7 @@ export function connection(onMessage) {
     showStatus(table.seq === null ? "connecting" : "reconnecting");
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + table.code);
     socket = ws;
+    welcomed = false;
     expectAnswer();  // (its opening and its welcome)
     ws.onopen = () => {
       attempt = 0;
@@ -91,7 +93,7 @@ export function connection(onMessage) {
       probe = null;
       const msg = JSON.parse(ev.data);
       const hello = msg.type === "welcome" && !greeted;  // a later welcome answers a sync
-      if (hello) { greeted = true; showStatus("online"); }
+      if (hello) { greeted = welcomed = true; showStatus("online"); }
       // An action the socket given up never answered, when the table has not moved since it
       // was sent (so it did not arrive): sent again, with its id, which the server applies once.
       const again = hello && unanswered && unanswered.id === table.inFlight
@@ -118,7 +120,7 @@ export function connection(onMessage) {
   /** Returns whether it was sent; `answerDue`: the server answers it (a chat line comes back as
    * an event), so a link that brings nothing back in time is given up. */
   function send(message, answerDue = false) {
-    if (!socket || socket.readyState !== 1) { toast(t("conn.not_connected")); return false; }
+    if (!socket || socket.readyState !== 1 || !welcomed) { toast(t("conn.not_connected")); return false; }
     socket.send(JSON.stringify(message));
     if (answerDue) expectAnswer();
     return true;

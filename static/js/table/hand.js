@@ -4,6 +4,7 @@
 import { t, el, cardEl, cardName, cardText } from "../common.js";
 import { table } from "./state.js";
 import { toast } from "./notices.js";
+import { cardsSending } from "./inflight.js";
 
 /** Draws #hand; `cardMarks(deal, me)`: the game's marks, card -> {className, label}. */
 export function drawHand({ moves, cardMarks, act, redraw }) {
@@ -23,6 +24,7 @@ export function drawHand({ moves, cardMarks, act, redraw }) {
     choosable: new Set((moves.pass && moves.pass.from) || (moves.give && moves.give.cards) || []),
     callers: new Set(moves.trump || []),
     marks: cardMarks(deal, me),
+    sending: cardsSending(),
     choose: (card) => chooseCard(card, moves, act, redraw),
   };
   const cards = deal.hands[me];
@@ -33,7 +35,7 @@ export function drawHand({ moves, cardMarks, act, redraw }) {
   box.append(row);
 }
 
-function cardButton(card, { moves, playable, choosable, callers, marks, choose }) {
+function cardButton(card, { moves, playable, choosable, callers, marks, sending, choose }) {
   const { chosen } = table;
   const button = cardEl(card, { button: true });
   const legal = playable.has(card) || choosable.has(card);
@@ -46,7 +48,7 @@ function cardButton(card, { moves, playable, choosable, callers, marks, choose }
     button.setAttribute("aria-disabled", "true");
     if (choosing) words.push(t("card.not_playable"));
   }
-  if (table.sending && table.sending.card === card) {  // (played, its answer not here yet)
+  if (sending.has(card)) {  // (played, passed or given: its answer is not here yet)
     button.classList.add("sending");
     words.push(t("card.sending"));
   }
