@@ -27,7 +27,8 @@ export function drawActions({ panel, moves, names, send, act }) {
     if (mine || !m) announce(status);
   }
   drawStandins(state, line, send);
-  if (m && m.deal) panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
+  // (while a move is on its way, none other can be made: its controls would show it undone)
+  if (m && m.deal && !table.sending) panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
 }
 
 function waitingText(state, names) {
