@@ -185,6 +185,22 @@ def test_a_chat_line_lost_with_a_dead_link_goes_back_into_the_box(live, new_page
         link.close()
 
 
+def test_offline_the_page_says_so_at_once_and_plays_on_when_back(live, new_page):
+    """The browser goes offline (a phone in a tunnel): the page does not wait for a ping's
+    answer to say it is reconnecting; back online, it is at the table again and plays on."""
+    code = create_room(live, "marjolet", ["open", "bot:rules"])
+    boris = new_page(PHONE, locale="ru-RU", has_touch=True, is_mobile=True)
+    sit(boris, live, code, "Boris", 0)
+    boris.context.set_offline(True)
+    boris.wait_for_selector("#conn[data-status=reconnecting]", timeout=2000)
+    assert boris.text_content("#conn") == "переподключение…"
+    boris.context.set_offline(False)
+    boris.wait_for_selector("#conn[data-status=online]", timeout=10000)
+    boris.errors[:] = [e for e in boris.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    play([boris], 2)
+    healthy(boris)
+
+
 def test_back_online_the_page_tries_at_once_rather_than_after_its_wait(live, new_page):
     """Boris's link dies and his phone goes offline: each attempt fails and the next waits
     longer, four seconds at least after the fifth (common.js reconnectDelay). Back online, the

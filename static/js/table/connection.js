@@ -3,8 +3,9 @@
 // drawn at random), actions sent with ids of their own, and its status in the #conn chip.
 // A link that dies without a word (a phone that changed networks or slept, a laptop lid
 // closed) closes no socket for minutes: a socket that brings nothing within ANSWER_MS of its
-// opening, a ping, an action or a chat line is given up as a dropped one, and coming back
-// online or to the page tries at once rather than after the wait.
+// opening, a ping, an action or a chat line is given up as a dropped one, so is the socket
+// when the browser goes offline, and coming back online or to the page tries at once rather
+// than after the wait.
 import { identity } from "../identity.js";
 import { t, reconnectDelay } from "../common.js";
 import { table } from "./state.js";
@@ -68,6 +69,9 @@ export function connection(onMessage) {
   }
   window.addEventListener("online", wake);
   document.addEventListener("visibilitychange", wake);
+  // The browser knows the network is gone: the socket is as good as dropped (it would take
+  // ANSWER_MS to say so), and no "connected" stays on the screen meanwhile.
+  window.addEventListener("offline", () => { if (socket) giveUp(socket); });
 
   function connect() {
     showStatus(table.seq === null ? "connecting" : "reconnecting");
