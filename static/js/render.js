@@ -4,7 +4,7 @@
 // names, seatInfo (SEATs; none in a replay), deal, toAct, replay}.
 import { t, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
 
-const bidText = (b) => (b === "pass" ? t("bm.pass") : String(b));
+const bidText = (b) => (b === "pass" ? t("bm.pass_said") : String(b));
 
 /** A team's letter: team 0 is A, team 1 is B (SEAT.team). */
 export const teamLetter = (team) => "AB"[team];
@@ -35,7 +35,8 @@ function seatExtras(m, s) {
     if (d.phase === "bidding" && mine.length) out.push(el("span", { class: "note bid" }, t("bm.said", { bid: bidText(mine[mine.length - 1][1]) })));
     if (d.declarer === s) out.push(el("span", { class: "note declarer" }, t("bm.declarer")));
     const marriages = d.marriages.filter((x) => x.seat === s);
-    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), " ", marriages.map((x) => el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") }, `${rankLabel("K")}${SUIT_SYMBOL[x.suit]}${rankLabel("Q")} ${x.points} `))));
+    // (a space between the chips, where a narrow seat may wrap the line)
+    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), ...marriages.flatMap((x) => [" ", el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") }, `${rankLabel("K")}${SUIT_SYMBOL[x.suit]}${rankLabel("Q")} ${x.points}`)])));
   }
   if (d.tricks_won) out.push(el("span", { class: "note tricks" }, t("seat.tricks", { n: d.tricks_won[s] })));
   if (!m.teams && d.scores) out.push(el("span", { class: "note pts" }, t(m.game === "black_maria" ? "seat.penalty" : "seat.points", { n: d.scores[s] })));

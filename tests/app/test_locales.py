@@ -102,3 +102,18 @@ def test_a_plural_form_keeps_the_other_placeholders():
     assert translate("en", "player.best", n=1) == "best match: 1 point"
     assert translate("ru", "player.best", n=2) == "лучшая партия: 2 очка"
     assert translate("ru", "info.waiting_open", n=2).startswith("Ждём игроков: свободно 2 места.")
+
+
+#: a verb in the past tense, whose ending is a gender in Russian (сказал, сказала)
+PAST = re.compile(r"(?<![а-яё])[а-яё]+[аяеиыуёо]л(?![а-яё])", re.IGNORECASE)
+#: what may take one: a subject of its own gender (кто, никто, бот, браузер, игрок) and «стол»
+GENDERED = re.compile(r"(?:ни)?кто(?:-то)?(?: не)? \w+|\w+л бот\b|браузер \w+л|игрок \w+л|стол\w*",
+                      re.IGNORECASE)
+
+
+def test_russian_gives_the_players_no_gender():
+    """A name says nothing of its owner's gender: what a person does is said in the present
+    ("Взятку берёт {name}"), as a label ("заявка: 80") or of the cards ("карты отданы"), never in
+    the past tense, whose ending is a gender ("Маша сказал", "отошёл" beside her name)."""
+    gendered = {key: PAST.findall(GENDERED.sub("", text)) for key, text in strings("ru").items()}
+    assert {key: words for key, words in gendered.items() if words} == {}

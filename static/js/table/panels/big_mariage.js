@@ -25,7 +25,7 @@ const suitText = (suit) => SUIT_SYMBOL[suit] + " " + suitName(suit);
 export function drawControls({ state, deal, moves, me, names, line, act }) {
   const { chosen } = table;
   if (deal.bids.length && deal.phase === "bidding") {
-    line(el("span", { class: "bids" }, t("bm.bids"), " ", deal.bids.map(([s, b]) => el("span", { class: "bidchip" }, `${names[s]}: ${b === "pass" ? t("bm.pass") : b}`))));
+    line(el("span", { class: "bids" }, t("bm.bids"), ...deal.bids.flatMap(([s, b]) => [" ", el("span", { class: "bidchip" }, `${names[s]}: ${b === "pass" ? t("bm.pass_said") : b}`)])));
   }
   if (moves.bid || (moves.pass && deal.phase === "bidding")) {
     const box = el("div", { class: "bidbox", "data-testid": "bidbox" });
