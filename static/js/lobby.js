@@ -30,13 +30,16 @@ function drawGame() {
     opts.append(el("div", { class: "option" }, el("label", { for: id }, t("optname." + key)), input, el("p", { class: "meaning" }, meaning)));
   }
   for (let s = 0; s < game.seats; s++) {
-    const label = t("lobby.seat_n", { n: s + 1 }) + (game.teams ? " · " + t("seat.team", { n: s % 2 ? "B" : "A" }) : "") + (s === 0 ? " · " + t("lobby.you") : "");
+    const label = t("lobby.seat_n", { n: s + 1 }) + (game.teams ? " · " + t("seat.team", { n: s % 2 ? "B" : "A" }) : "");
+    if (s === 0) {  // the table's maker takes it (an open seat until then)
+      seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), el("span", { class: "seat-you" }, t("lobby.you_sit_here"))));
+      continue;
+    }
     const select = el("select", { name: "seat" + s, "data-seat": String(s), "aria-label": label },
       el("option", { value: "open" }, t("lobby.seat_open")),
-      el("option", { value: "bot:rules", selected: s !== 0 && name === "black_maria" && s === 2 }, t("lobby.seat_bot_rules")),
+      el("option", { value: "bot:rules", selected: name === "black_maria" && s === 2 }, t("lobby.seat_bot_rules")),
       el("option", { value: "bot:random" }, t("lobby.seat_bot_random")),
       el("option", { value: "bot:strong" }, t("lobby.seat_bot_strong")));
-    if (s === 0) select.disabled = true;
     select.addEventListener("change", showThinkTime);
     seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), select));
   }
@@ -44,7 +47,7 @@ function drawGame() {
 }
 
 // The strong bot's thinking time is asked for only when a seat has one.
-function strongSeats() { return [...document.querySelectorAll("#seat-fields select")].some((s) => !s.disabled && s.value === "bot:strong"); }
+function strongSeats() { return [...document.querySelectorAll("#seat-fields select")].some((s) => s.value === "bot:strong"); }
 function showThinkTime() { $("think-option").hidden = !strongSeats(); }
 
 async function loadGames() {
@@ -64,7 +67,7 @@ async function createRoom(ev) {
     const input = $("opt-" + key);
     options[key] = input.type === "number" ? Number(input.value) : input.value;
   }
-  const seats = [...document.querySelectorAll("#seat-fields select")].map((s) => (s.disabled ? "open" : s.value));
+  const seats = ["open", ...[...document.querySelectorAll("#seat-fields select")].map((s) => s.value)];
   $("create-button").disabled = true;
   try {
     const mine = await ensureIdentity(name, $("create-guest").checked);  // before the table: a name someone holds is said first
