@@ -270,3 +270,24 @@ def test_the_table_bar_of_a_russian_phone_keeps_the_seconds_left_in_sight(live, 
     assert bar["text"].startswith("Анастасия Александровна Вронская: осталось ")
     shot(page, "table-bar-timer-phone-ru")
     healthy(page)
+
+
+def test_a_phone_keeps_the_rooms_code_in_sight_while_it_reconnects(live, new_page):
+    """Friends read the room's code out to each other: on a phone in Russian, whose
+    "переподключение…" is the longest the connection chip says, the game's name is cut short
+    and the code stays whole, on the chip's line."""
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page(PHONE, locale="ru-RU", **TOUCH)
+    sit(page, live, code, "Маша", 0)
+    page.context.set_offline(True)
+    page.wait_for_selector("#conn[data-status=reconnecting]")
+    bar = page.evaluate("""() => { const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+      return {code: box('.tablebar .code'), title: box('.tablebar .title'), conn: box('#conn')}; }""")
+    assert abs(bar["title"]["top"] - bar["conn"]["top"]) < 8, bar  # one line
+    assert bar["code"]["right"] <= bar["title"]["right"] + 1, bar
+    assert page.text_content(".tablebar .code") == code
+    shot(page, "table-bar-reconnecting-phone-ru")
+    page.context.set_offline(False)
+    page.wait_for_selector("#conn[data-status=online]")
+    page.errors[:] = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    healthy(page)
