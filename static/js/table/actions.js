@@ -27,8 +27,7 @@ export function drawActions({ panel, moves, names, send, act }) {
     if (mine || !m) announce(status);
   }
   drawStandins(state, line, send);
-  // (while a move is on its way, none other can be made: its controls would show it undone)
-  if (m && m.deal && !table.sending) panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
+  if (m && m.deal) panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
 }
 
 function waitingText(state, names) {

@@ -52,7 +52,7 @@ function cardButton(card, { moves, playable, choosable, callers, marks, sending,
     button.classList.add("sending");
     words.push(t("card.sending"));
   }
-  const isChosen = chosen.pass.has(card) || chosen.give === card || chosen.call === card;
+  const isChosen = (choosable.has(card) && chosen.pass.has(card)) || chosen.give === card || chosen.call === card;
   if (isChosen) button.classList.add("selected");
   if (choosable.size || callers.has(card)) button.setAttribute("aria-pressed", String(isChosen));
   const mark = marks.get(card);

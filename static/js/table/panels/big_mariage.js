@@ -44,7 +44,7 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     if (chosen.give && !moves.give.cards.includes(chosen.give)) chosen.give = null;
     const card = chosen.give;
     line(...moves.give.to.map((to) => el("button", { type: "button", class: "button give" + (card ? " primary" : ""), disabled: !card, "data-testid": "give-" + to,
-      onclick: () => { if (act({ type: "give", card: chosen.give, to })) chosen.give = null; } },
+      onclick: () => act({ type: "give", card: chosen.give, to }) },
       el("span", {}, t(card ? "bm.give_to_card" : "bm.give_to", { name: names[to] }), card ? cardText(card) : ""),
       el("small", { class: "relation" }, relationOf(state, to)))));
   }
@@ -63,9 +63,9 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   if (moves.trump && moves.trump.length) {
     const card = chosen.call;
     if (card && moves.trump.includes(card)) {
-      line(el("button", { type: "button", class: "button primary", "data-testid": "call-trumps", onclick: () => { if (act({ type: "play", card: chosen.call, trump: true })) chosen.call = null; } },
+      line(el("button", { type: "button", class: "button primary", "data-testid": "call-trumps", onclick: () => act({ type: "play", card: chosen.call, trump: true }) },
         t("bm.lead_call", { suit: suitText(card[1]) }), " ", cardText(card)),
-      el("button", { type: "button", class: "button", "data-testid": "lead-plain", onclick: () => { if (act({ type: "play", card: chosen.call })) chosen.call = null; } }, t("bm.lead_plain"), " ", cardText(card)));
+      el("button", { type: "button", class: "button", "data-testid": "lead-plain", onclick: () => act({ type: "play", card: chosen.call }) }, t("bm.lead_plain"), " ", cardText(card)));
     } else {
       line(el("span", { class: "note" }, t("bm.can_call")));
     }

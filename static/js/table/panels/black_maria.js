@@ -25,8 +25,12 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     chosen.pass = new Set([...chosen.pass].filter((c) => moves.pass.from.includes(c)));
     line(t("bmaria.choose_pass", { n: moves.pass.choose, name: right }), " ", cardsText([...chosen.pass]));
     line(el("button", { type: "button", class: "button primary", "data-testid": "pass-button", disabled: chosen.pass.size !== moves.pass.choose,
-      onclick: () => { if (act({ type: "pass", cards: [...chosen.pass] })) { forgetPassChoice(); chosen.pass = new Set(); } } }, t("bmaria.pass_button", { n: chosen.pass.size, k: moves.pass.choose })));
-  } else if (passed(deal, me).length) {
+      onclick: () => act({ type: "pass", cards: [...chosen.pass] }) }, t("bmaria.pass_button", { n: chosen.pass.size, k: moves.pass.choose })));
+  } else if (chosen.pass.size) {  // (passed: a choice lives while the pass is to be made)
+    forgetPassChoice();
+    chosen.pass = new Set();
+  }
+  if (!moves.pass && passed(deal, me).length) {
     line(t("bmaria.you_passed", { name: right }), " ", cardsText(deal.pass[me]));
   }
   if (received(deal, me).length) {
