@@ -4,7 +4,6 @@
 // names, seatInfo (SEATs; none in a replay), deal, toAct, replay}.
 import { t, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
 
-const bidText = (b) => (b === "pass" ? t("bm.pass_said") : String(b));
 
 /** A team's letter: team 0 is A, team 1 is B (SEAT.team). */
 export const teamLetter = (team) => "AB"[team];
@@ -32,7 +31,8 @@ function seatExtras(m, s) {
   if (m.game === "black_maria" && d.phase === "pass") out.push(el("span", { class: "note" }, d.passed[s] ? t("bmaria.passed") : t("bmaria.choosing")));
   if (m.game === "big_mariage") {
     const mine = d.bids.filter((b) => b[0] === s);
-    if (d.phase === "bidding" && mine.length) out.push(el("span", { class: "note bid" }, t("bm.said", { bid: bidText(mine[mine.length - 1][1]) })));
+    const said = mine.length ? mine[mine.length - 1][1] : null;
+    if (d.phase === "bidding" && said !== null) out.push(el("span", { class: "note bid" }, said === "pass" ? t("bm.pass_said") : t("bm.said", { bid: said })));
     if (d.declarer === s) out.push(el("span", { class: "note declarer" }, t("bm.declarer")));
     const marriages = d.marriages.filter((x) => x.seat === s);
     // (a space between the chips, where a narrow seat may wrap the line)
