@@ -10,7 +10,7 @@ import { follower } from "./table/sync.js";
 import { connection } from "./table/connection.js";
 import { drawOnSending, answered } from "./table/inflight.js";
 import { toast, announce, announceEvent } from "./table/notices.js";
-import { drawHand, rememberFocus, restoreFocus } from "./table/hand.js";
+import { drawHand, rememberFocus, restoreFocus, handInSight, keepHandInSight } from "./table/hand.js";
 import { drawActions } from "./table/actions.js";
 import { drawResult, drawDealCountdown } from "./table/result.js";
 import { addChatLine, chatSeen, drawChat, listenToChatForm, chatAfterWelcome, chatRefused } from "./table/chat.js";
@@ -90,6 +90,7 @@ function draw() {
   const { state, holding } = table;
   if (!state) return;
   const focus = rememberFocus();
+  const handAt = handInSight();
   const seen = beforeDraw();
   const m = state.match;
   const panel = PANELS[state.room.game];
@@ -116,6 +117,7 @@ function draw() {
   drawChat();
   noticeTurn(state.you.seat !== null && Object.keys(moves).length > 0, `${t("game." + state.room.game)} · ${table.code}`);
   restoreFocus(focus);
+  keepHandInSight(handAt);
   afterDraw(seen);
 }
 

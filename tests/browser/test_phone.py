@@ -291,3 +291,29 @@ def test_a_phone_keeps_the_rooms_code_in_sight_while_it_reconnects(live, new_pag
     page.wait_for_selector("#conn[data-status=online]")
     page.errors[:] = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]
     healthy(page)
+
+
+HAND_AND_BAR = """() => ({hand: document.getElementById('hand').getBoundingClientRect().bottom,
+  bar: document.querySelector('.tools').getBoundingClientRect().top,
+  actions: document.getElementById('actions').getBoundingClientRect().height})"""
+
+
+def test_what_grows_above_the_hand_does_not_push_it_under_the_bottom_bar(live, new_page):
+    """A phone's page taller than its screen, the hand just above the bottom bar: the cards
+    chosen to pass lengthen the line above it, and the hand stays where it was, in sight."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page({"width": 390, "height": 560}, locale="ru-RU", **TOUCH)
+    sit(page, live, code, "Маша", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    at = page.evaluate(HAND_AND_BAR)
+    page.evaluate("(by) => window.scrollBy(0, by)", at["hand"] - at["bar"] + 2)
+    before = page.evaluate(HAND_AND_BAR)
+    assert abs(before["bar"] - 2 - before["hand"]) < 2, before  # (the page is taller than the screen)
+    for n in range(3):  # taps where they land, with no scrolling of the test's own
+        page.locator(".hand-row .card.playable:not(.selected)").first.dispatch_event("click")
+        page.wait_for_function("(n) => document.querySelectorAll('.hand-row .card.selected').length === n",
+                               arg=n + 1)
+    after = page.evaluate(HAND_AND_BAR)
+    assert after["actions"] > before["actions"], (before, after)  # the line above grew
+    assert after["hand"] <= after["bar"] + 1 and abs(after["hand"] - before["hand"]) < 2, (before, after)
+    healthy(page)

@@ -132,3 +132,26 @@ export function restoreFocus(place) {
   } else target = document.querySelector(`#actions [data-testid="${place.testid}"]`);
   if (target && document.activeElement !== target) target.focus({ preventScroll: true });
 }
+
+// A phone's page may be taller than its screen. A redraw that grows what is above the hand (the
+// trump-call buttons, Marjolet's declarations, a chooser's line) keeps the hand where it was on
+// the screen rather than pushing it under the bottom bar: the page scrolls by what it grew.
+function visibleBottom() {
+  const bar = document.querySelector(".tablepage .tools");
+  return bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : innerHeight;
+}
+
+/** Where the hand's bottom is on the screen, if it holds cards all in sight (else null: the
+ * first draw, say, which lays the table out from nothing, is not followed). */
+export function handInSight() {
+  const hand = document.getElementById("hand");
+  if (!hand.querySelector(".hand-row")) return null;
+  const bottom = hand.getBoundingClientRect().bottom;
+  return bottom <= visibleBottom() + 1 ? bottom : null;
+}
+
+export function keepHandInSight(bottom) {
+  if (bottom === null) return;
+  const now = document.getElementById("hand").getBoundingClientRect().bottom;
+  if (now > visibleBottom() + 1) window.scrollBy(0, now - bottom);
+}
