@@ -21,6 +21,11 @@ class Settings(BaseSettings):
     #: Seconds a deal's summary stays on the table before the next deal, unless every person at
     #: the table asks for the next deal sooner (tests: 0).
     deal_pause: float = 15.0
+    #: Seconds into a person's turn before their connection is probed (a ping it must answer
+    #: within ``probe_timeout``), so that a link that died is found while the table waits for
+    #: it rather than at the next keepalive, 35-45 s on (0: no probe).
+    probe_after: float = 10.0
+    probe_timeout: float = 5.0
     #: Largest WebSocket text frame the protocol accepts (bytes); larger gets ``too_large``.
     max_message: int = 4096
     #: Hard frame limit given to uvicorn: larger frames close the connection (1009).

@@ -22,9 +22,12 @@ class Connection:
     message back one turn of the event loop. Only a send that has to wait (the socket's
     buffer is full) goes on in a task, which then sends whatever was queued behind it."""
 
-    def __init__(self, send_text):
+    def __init__(self, send_text, probe=None):
         self.seat: int | None = None
         self._send_text = send_text
+        #: ``probe(timeout)``: ping the peer, which is dropped unless it answers in time (the
+        #: WebSocket protocol's, app/web/keepalive.py; None where it has none)
+        self.probe = probe
         self._backlog: deque[str] = deque()
         self._sending: asyncio.Task | None = None
         self.closed = False

@@ -46,18 +46,23 @@ class RoomRegistry:
         #: rooms being loaded: the last event number another process announced meanwhile
         self._loading_heard: dict[str, int] = {}
         self._sweeper: asyncio.Task | None = None
+        self._prober: asyncio.Task | None = None
         self.broadcaster.local_presence = self.local_presence
         self.broadcaster.on_presence = self.remote_presence
         self.broadcaster.holds = lambda code: code in self.rooms or code in self._loading_heard
 
     def start(self) -> None:
-        """Background upkeep: evict idle rooms."""
+        """Background upkeep: evict idle rooms, probe the links of people who take long."""
+        loop = asyncio.get_running_loop()
         if self.settings.room_idle > 0:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+            self._sweeper = loop.create_task(self._sweep())
+        if self.settings.probe_after > 0:
+            self._prober = loop.create_task(self._probe_slow_turns())
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._prober):
+            if task is not None:
+                task.cancel()
         for room in self.rooms.values():
             room.driver.cancel()
         self.thinkers.close()
@@ -176,6 +181,23 @@ class RoomRegistry:
                 room = self.rooms.get(code)
                 if room is not None:
                     room.presence.heard(origin, changes, False, len(room.state.seats))
+
+    # -- slow turns -----------------------------------------------------------------------------
+
+    async def _probe_slow_turns(self) -> None:
+        """Every quarter of ``probe_after``, the rooms whose people to act have taken that long
+        since the last progress have their connections here probed (once a turn). A sweep
+        rather than a timer a turn: the turns of people who act in time, nearly all of them,
+        cost nothing (a timer armed on each action would)."""
+        period = max(0.25, self.settings.probe_after / 4)
+        while True:
+            await asyncio.sleep(period)
+            try:
+                now = time.monotonic()
+                for room in list(self.rooms.values()):
+                    room.probe_if_slow(now)
+            except Exception:
+                log.exception("probing slow turns failed")
 
     # -- idle rooms -----------------------------------------------------------------------------
 

@@ -54,6 +54,7 @@ class Room:
                              or bool(self.presence))
         self.presence = Presence(self.code, self.outbox, self.broadcaster)
         self.driver = Driver(self)
+        self.probed = None  # the last progress whose people to act were probed since
         self.catch_up = CatchUp(self)
         self.last_used = self.last_watched = time.monotonic()
         self.last_asked = -math.inf  # by a page, a request or a socket here (the registry)
@@ -317,6 +318,21 @@ class Room:
         async with self.lock:
             await self._ensure_fresh()
             self.outbox.welcome(conn, None)
+
+    def probe_if_slow(self, now: float) -> None:
+        """The people to act have taken ``probe_after`` seconds since the last progress: ping
+        their connections here, once a turn. One whose link died is dropped within
+        ``probe_timeout``, and the table sees them away (and may hand the seat to a bot)."""
+        progress = self.driver.last_progress
+        match = self.state.match
+        if self.probed == progress or now - progress < self.settings.probe_after \
+                or match is None or match.finished or match.current is None:
+            return
+        self.probed = progress
+        seats = match.to_act()
+        for conn in self.outbox.conns:
+            if conn.seat in seats and conn.probe is not None:
+                conn.probe(self.settings.probe_timeout)
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True

@@ -1,4 +1,4 @@
-"""WebSocket keepalive pings, spread out in time."""
+"""WebSocket keepalive pings, spread out in time, and a ping on demand (a probe)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 #: Each ping comes this fraction of the interval early or late, at random.
 SPREAD = 0.25
+#: The ASGI scope's extension through which the app probes its connection (``probe(timeout)``).
+PROBE = "cardroom.probe"
 
 
 class SpreadPings(WebSocketsSansIOProtocol):
@@ -21,3 +23,24 @@ class SpreadPings(WebSocketsSansIOProtocol):
     def schedule_ping(self) -> None:
         delay = self.ping_interval * random.uniform(1 - SPREAD, 1 + SPREAD)
         self.ping_timer = self.loop.call_later(delay, self.send_keepalive_ping)
+
+    def handle_connect(self, event) -> None:
+        super().handle_connect(event)
+        if self.ping_interval and self.ping_timeout:  # (the probe rides on the keepalive)
+            self.scope["extensions"][PROBE] = self.probe
+
+    def probe(self, timeout: float) -> None:
+        """Ping now, and close the connection as a silent peer unless its pong comes within
+        ``timeout`` seconds: a link that died without a word is found in seconds rather than
+        at the next keepalive (docs/protocol.md, "presence"). A ping already out keeps the sooner
+        of its deadline and this one."""
+        if self.close_sent or self.transport.is_closing():
+            return
+        if self.pending_ping_payload is None:
+            if self.ping_timer is not None:
+                self.ping_timer.cancel()
+                self.ping_timer = None
+            self.send_keepalive_ping()
+        if self.pong_timer is not None and self.pong_timer.when() > self.loop.time() + timeout:
+            self.pong_timer.cancel()
+            self.pong_timer = self.loop.call_later(timeout, self.keepalive_timeout)

@@ -14,6 +14,7 @@ from .. import protocol
 from ..protocol import Act, Chat, Hello, Limited, Next, Ping, Refusal, Rematch, Standin, Sync
 from ..rooms import Connection, Room
 from .deps import LimitsDep, Registry, SettingsDep
+from .keepalive import PROBE
 from .limits import Limits, address
 
 log = logging.getLogger("cardroom.ws")
@@ -93,7 +94,7 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
         await send_now(websocket, protocol.error(Refusal("no_room", "no_room", code=code[:20])))
         await websocket.close(code=4404)
         return
-    conn = Connection(websocket.send_text)
+    conn = Connection(websocket.send_text, websocket.scope.get("extensions", {}).get(PROBE))
     bucket = Bucket(settings.rate)
     greeted = False
     try:

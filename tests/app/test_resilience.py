@@ -469,3 +469,43 @@ async def test_history_date_filters(server):
         shifted = (now + timedelta(hours=1)).astimezone(timezone(timedelta(hours=3)))
         assert (await ids(until=shifted.isoformat())).json()["matches"][0]["id"] == match_id
     await anna.close()
+
+
+async def test_a_link_that_died_while_its_turn_came_is_found_in_seconds(sqlite_url):
+    """Boris's link dies without a word (``TcpProxy.freeze``) and then his turn comes: a moment
+    into it the server pings his connection, no answer comes, and Anna sees him away (and may
+    hand his seat to a bot) within seconds rather than at the keepalive, 35-45 s on. Anna,
+    slow but there, is pinged on her turn too, answers, and plays on."""
+    from tests.conftest import LiveServer
+    from tests.scale.conftest import TcpProxy
+
+    server = LiveServer(sqlite_url, probe_after=1.0, probe_timeout=1.0).start()
+    link = TcpProxy(server.port)
+    try:
+        code = await create_room(server.http, "marjolet", ["open", "open"], {"target": 15})
+        _, anna_token = await join(server.http, code, "anna", 0)
+        _, boris_token = await join(server.http, code, "boris", 1)
+        anna = Client(server.ws, code, anna_token, name="anna")
+        boris = Client(f"ws://127.0.0.1:{link.port}", code, boris_token, name="boris")
+        await anna.connect()
+        await boris.connect()
+        await anna.until(lambda s: s["match"] is not None and s["match"]["to_act"] in ([0], [1]))
+        if not anna.my_turn():
+            await boris.act()
+            await anna.until(lambda s: s["match"]["to_act"] == [0])
+        await asyncio.sleep(2.5)  # Anna takes her time: probed, she answers, and plays on
+        assert not [m for m in boris.messages if m["type"] == "presence" and not m["connected"]]
+        link.freeze()
+        while anna.state["match"]["to_act"] == [0]:  # (a trick she wins, then her draw)
+            await anna.act()
+        started = asyncio.get_running_loop().time()
+        assert anna.state["match"]["to_act"] == [1]
+        gone = await anna.expect("presence", timeout=10, seat=1, connected=False)
+        waited = asyncio.get_running_loop().time() - started
+        assert gone and 1.0 <= waited < 6, waited
+        await anna.send({"type": "standin", "seat": 1, "bot": "rules"})  # away: a bot for now
+        await anna.until(lambda s: s["room"]["seats"][1]["standin"], timeout=10)
+        await anna.close()
+    finally:
+        link.close()
+        server.stop()
