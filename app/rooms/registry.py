@@ -186,18 +186,18 @@ class RoomRegistry:
 
     async def _probe_slow_turns(self) -> None:
         """Every quarter of ``probe_after``, the rooms whose people to act have taken that long
-        since the last progress have their connections here probed (once a turn). A sweep
+        have their connections here probed (once a turn). A sweep
         rather than a timer a turn: the turns of people who act in time, nearly all of them,
         cost nothing (a timer armed on each action would)."""
         period = max(0.25, self.settings.probe_after / 4)
         while True:
             await asyncio.sleep(period)
-            try:
-                now = time.monotonic()
-                for room in list(self.rooms.values()):
+            now = time.monotonic()
+            for room in list(self.rooms.values()):
+                try:
                     room.probe_if_slow(now)
-            except Exception:
-                log.exception("probing slow turns failed")
+                except Exception:
+                    log.exception("room %s: probing a slow turn failed", room.code)
 
     # -- idle rooms -----------------------------------------------------------------------------
 

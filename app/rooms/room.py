@@ -54,7 +54,10 @@ class Room:
                              or bool(self.presence))
         self.presence = Presence(self.code, self.outbox, self.broadcaster)
         self.driver = Driver(self)
-        self.probed = None  # the last progress whose people to act were probed since
+        #: the turn (match, deal, actions) the prober last saw, since when, and if it probed it
+        self._turn: tuple | None = None
+        self._turn_since = 0.0
+        self._turn_probed = False
         self.catch_up = CatchUp(self)
         self.last_used = self.last_watched = time.monotonic()
         self.last_asked = -math.inf  # by a page, a request or a socket here (the registry)
@@ -320,15 +323,19 @@ class Room:
             self.outbox.welcome(conn, None)
 
     def probe_if_slow(self, now: float) -> None:
-        """The people to act have taken ``probe_after`` seconds since the last progress: ping
-        their connections here, once a turn. One whose link died is dropped within
-        ``probe_timeout``, and the table sees them away (and may hand the seat to a bot)."""
-        progress = self.driver.last_progress
-        match = self.state.match
-        if self.probed == progress or now - progress < self.settings.probe_after \
-                or match is None or match.finished or match.current is None:
+        """The people to act have taken ``probe_after`` seconds (from when the prober first
+        saw the turn, the same on every process): ping their connections here, once a turn.
+        One whose link died is dropped within ``probe_timeout``, and the table sees them away
+        (and may hand the seat to a bot)."""
+        state, match = self.state, self.state.match
+        if match is None or match.finished or match.current is None:
             return
-        self.probed = progress
+        turn = (state.match_id, len(match.deals), state.action_count)
+        if turn != self._turn:
+            self._turn, self._turn_since, self._turn_probed = turn, now, False
+        if self._turn_probed or now - self._turn_since < self.settings.probe_after:
+            return
+        self._turn_probed = True
         seats = match.to_act()
         for conn in self.outbox.conns:
             if conn.seat in seats and conn.probe is not None:

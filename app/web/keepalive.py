@@ -26,8 +26,9 @@ class SpreadPings(WebSocketsSansIOProtocol):
 
     def handle_connect(self, event) -> None:
         super().handle_connect(event)
-        if self.ping_interval and self.ping_timeout:  # (the probe rides on the keepalive)
-            self.scope["extensions"][PROBE] = self.probe
+        scope = getattr(self, "scope", None)  # (none: the handshake was refused)
+        if scope is not None and self.ping_interval and self.ping_timeout:  # (rides on the keepalive)
+            scope["extensions"][PROBE] = self.probe
 
     def probe(self, timeout: float) -> None:
         """Ping now, and close the connection as a silent peer unless its pong comes within
@@ -43,4 +44,13 @@ class SpreadPings(WebSocketsSansIOProtocol):
             self.send_keepalive_ping()
         if self.pong_timer is not None and self.pong_timer.when() > self.loop.time() + timeout:
             self.pong_timer.cancel()
-            self.pong_timer = self.loop.call_later(timeout, self.keepalive_timeout)
+            self.pong_timer = self.loop.call_later(timeout, self._probe_unanswered, timeout)
+
+    def _probe_unanswered(self, waited: float) -> None:
+        """No pong in the probe's time: a silent peer, unless this side stopped reading (the
+        app still busy with the connection's last message), which gets the keepalive's time."""
+        if self.read_paused:
+            self.pong_timer = self.loop.call_later(max(0.0, self.ping_timeout - waited),
+                                                   self.keepalive_timeout)
+        else:
+            self.keepalive_timeout()

@@ -8,6 +8,7 @@ pings are the ones SpreadPings schedules."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import socket
 import sys
@@ -134,3 +135,16 @@ def test_a_peer_that_does_not_answer_pings_is_closed(impatient_server):
     # closed after its first ping, for not answering it
     assert pings == 1 and closed is not None
     assert (closed.code, closed.reason) == (1011, "keepalive ping timeout")
+
+
+def test_a_refused_handshake_is_answered_and_breaks_nothing(server, caplog):
+    """A WebSocket handshake uvicorn refuses (no key) gets its 400 and no error: the probe is
+    published only on a connection that was accepted (there is no scope before)."""
+    request = (b"GET /ws/NOSUCH HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+               b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    with caplog.at_level(logging.ERROR):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            sock.sendall(request)
+            reply = sock.recv(4096)
+    assert reply.startswith(b"HTTP/1.1 400"), reply[:80]
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
