@@ -249,7 +249,7 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
     while not (declared and end_seen and exchanged and deals_done >= 1):
         progress = f"declared={declared} end_phase={end_seen} exchanged={exchanged} deals={deals_done}"
         watch(progress)
-        assert deals_done < 6, progress
+        assert deals_done < 10, progress  # (the dix exchange is a matter of chance)
         for seat, (p, other) in enumerate(((a, b), (b, a))):
             if p.locator("[data-testid=exchange]").count():
                 trump = state(p)["match"]["deal"]["trump"]
