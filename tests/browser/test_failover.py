@@ -92,6 +92,22 @@ def test_the_pages_of_a_killed_process_play_on_through_the_other(proxy, new_page
     assert asked == {id(page): 0 for page in pages}, "a page asked for the whole state"
 
 
+def anna_here_and_boris_through(link, live, new_page, answer_ms: int):
+    """A Marjolet table: Anna on a laptop on the server itself, Boris on a phone through
+    ``link``, his page pinging only after the test (what it waits for is answers to what he
+    sends) and giving a socket up after ``answer_ms``."""
+    code = create_room(live, "marjolet", ["open", "open"])
+    anna = new_page(LAPTOP)
+    boris = new_page(PHONE, has_touch=True, is_mobile=True)
+    boris.add_init_script(
+        f"window.CARDROOM_PING_MS = 60000; window.CARDROOM_ANSWER_MS = {answer_ms};")
+    sockets = []
+    boris.on("websocket", lambda ws: sockets.append(ws))
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, through(f"http://127.0.0.1:{link.port}"), code, "Boris", 1)
+    return anna, boris, sockets
+
+
 def test_a_link_that_died_without_a_word_is_given_up_for_a_new_one(live, new_page):
     """Boris's phone reaches the server through a proxy whose connections then carry nothing
     more and close nothing (``TcpProxy.freeze``), new ones too for a while. He plays a card,
@@ -102,15 +118,7 @@ def test_a_link_that_died_without_a_word_is_given_up_for_a_new_one(live, new_pag
     error and no card left marked as on its way."""
     link = TcpProxy(live.port)
     try:
-        code = create_room(live, "marjolet", ["open", "open"])
-        anna = new_page(LAPTOP)
-        boris = new_page(PHONE, has_touch=True, is_mobile=True)
-        # no ping before the test is over: the card's own answer is awaited
-        boris.add_init_script("window.CARDROOM_PING_MS = 60000; window.CARDROOM_ANSWER_MS = 2000;")
-        sockets = []
-        boris.on("websocket", lambda ws: sockets.append(ws))
-        sit(anna, live, code, "Anna", 0)
-        sit(boris, through(f"http://127.0.0.1:{link.port}"), code, "Boris", 1)
+        anna, boris, sockets = anna_here_and_boris_through(link, live, new_page, answer_ms=2000)
         while not (my_turn(boris) and not boris.locator("[data-testid=draw]").count()):
             play([anna, boris], 1)
         opened, seq = len(sockets), state(boris)["seq"]
@@ -152,12 +160,7 @@ def test_a_chat_line_lost_with_a_dead_link_goes_back_into_the_box(live, new_page
     it without its invisible direction mark."""
     link = TcpProxy(live.port)
     try:
-        code = create_room(live, "marjolet", ["open", "open"])
-        anna = new_page(LAPTOP)
-        boris = new_page(PHONE, has_touch=True, is_mobile=True)
-        boris.add_init_script("window.CARDROOM_PING_MS = 60000; window.CARDROOM_ANSWER_MS = 1500;")
-        sit(anna, live, code, "Anna", 0)
-        sit(boris, through(f"http://127.0.0.1:{link.port}"), code, "Boris", 1)
+        anna, boris, _ = anna_here_and_boris_through(link, live, new_page, answer_ms=1500)
         boris.click("[data-testid=chat-tab]")
         boris.fill("#chat-input", "made it\u200f")
         boris.click("#chat-form button")
