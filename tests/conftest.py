@@ -9,6 +9,7 @@ Under mutmut (scripts/mutation.sh) only, the quick tests run first.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import pathlib
@@ -142,6 +143,12 @@ class LiveServer:
                 raise RuntimeError("the server did not start")
             time.sleep(0.02)
         return self
+
+    def on_its_loop(self, coroutine) -> "asyncio.Future":
+        """Run ``coroutine`` on the server's own event loop, as its rooms do: their locks
+        belong to that loop, and a test taking one from its own loop fails when it must wait."""
+        loop = self.server.servers[0].get_loop()
+        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coroutine, loop))
 
     def stop(self) -> None:
         self.server.should_exit = True

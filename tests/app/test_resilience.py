@@ -340,9 +340,13 @@ async def test_a_sync_shows_what_is_stored_when_a_failed_write_left_the_replica_
     code, token, anna = await seated(server)
     await anna.until(lambda s: s["match"]["deal"]["passed"] == [False, True, True])
     room = server.app.state.rooms.rooms[code]
-    async with room.lock:
-        room.state.match.apply(0, anna.choose())
-        room.broken = True
+
+    async def fail_a_write():
+        async with room.lock:
+            room.state.match.apply(0, anna.choose())
+            room.broken = True
+
+    await server.on_its_loop(fail_a_write())
     await anna.send({"type": "sync"})
     welcome = await anna.expect("welcome")
     assert welcome["state"]["match"]["deal"]["passed"] == [False, True, True]
