@@ -165,6 +165,8 @@ def test_a_chat_line_lost_with_a_dead_link_goes_back_into_the_box(live, new_page
         boris.fill("#chat-input", "made it\u200f")
         boris.click("#chat-form button")
         anna.locator("[data-testid=chat-lines] li", has_text="made it").wait_for()
+        # (its event, with its ack, back on his page too: the link then dies)
+        boris.locator("[data-testid=chat-lines] li", has_text="made it").wait_for()
         link.freeze(also_new=True)
         boris.fill("#chat-input", "see you at nine")
         boris.click("#chat-form button")
