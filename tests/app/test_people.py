@@ -82,6 +82,8 @@ async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_to
         renamed = await http.patch("/api/me", json={"name": new}, headers={"X-Player-Key": key})
         assert renamed.json() == {"name": new, "key": None}
         assert (await http.get(f"/api/players/{new}")).json()["played"] == 1
+        page = await http.get(f"/players/{new}", headers={"Accept-Language": "en"})
+        assert "1 match played," in page.text  # (not "1 matches")
         assert (await http.get(f"/api/players/{name}")).status_code == 404
         listed = (await http.get("/api/matches", params={"player": new})).json()["matches"]
         assert listed[0]["players"][0]["name"] == new  # the history shows her new name
