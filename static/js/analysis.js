@@ -43,8 +43,9 @@ export function startAnalysis(box, match, names, onResult) {
       return;
     }
     if (a.status === "queued" || a.status === "running") {
+      // (its size is known once its record is read: until then, no "0 of 0")
       status.textContent = a.status === "queued" ? t("analysis.queued")
-        : t("analysis.running", { done: a.done, total: a.total });
+        : a.total ? t("analysis.running", { done: a.done, total: a.total }) : t("analysis.starting");
       timer = setTimeout(load, 2000);
       return;
     }
