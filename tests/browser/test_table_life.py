@@ -251,7 +251,8 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
 
 def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new_page):
     code = create_room(live, "black_maria", ["open", "open", "bot:rules"])
-    anna, boris = new_page(LAPTOP), new_page(PHONE)
+    # (a small phone, in Russian: the bar's longest words)
+    anna, boris = new_page(LAPTOP), new_page({"width": 360, "height": 640}, locale="ru-RU")
     sit(anna, live, code, "Anna", 0)
     sit(boris, live, code, "Boris", 1)
     assert not boris.locator("#chat").is_visible()  # the table has the phone's screen
@@ -260,8 +261,12 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
         anna.click("#chat-form button")
     boris.wait_for_selector("[data-testid=chat-unread-count]:text-is('2')")
     assert boris.get_attribute("[data-testid=chat-tab]", "aria-expanded") == "false"
-    assert boris.evaluate("document.querySelector('[data-testid=chat-tab]').textContent") == "Chat, unread: 2"
+    assert boris.evaluate("document.querySelector('[data-testid=chat-tab]').textContent") == "Чат, непрочитанных: 2"
     assert boris.locator("[data-testid=chat-unread]").is_visible()
+    # the count widens no tab: the whole bar, its menu too, is on the screen
+    rights = boris.locator(".tools button").evaluate_all(
+        "bs => bs.map(b => b.getBoundingClientRect().right)")
+    assert len(rights) == 5 and max(rights) <= 360, rights
     assert anna.locator("[data-testid=chat-unread]").is_hidden()  # a laptop shows the chat beside the table
     shot(boris, "chat-unread-phone")
     boris.click("[data-testid=chat-tab]")  # one tap
