@@ -12,7 +12,7 @@ import { drawOnSending, answered } from "./table/inflight.js";
 import { toast, announce, announceEvent } from "./table/notices.js";
 import { drawHand, rememberFocus, restoreFocus, handInSight, keepHandInSight } from "./table/hand.js";
 import { drawActions } from "./table/actions.js";
-import { drawResult, drawDealCountdown } from "./table/result.js";
+import { drawResult, drawDealCountdown, resultDue, resultNew } from "./table/result.js";
 import { addChatLine, chatSeen, drawChat, listenToChatForm, chatAfterWelcome, chatRefused } from "./table/chat.js";
 import { noticeTurn, listenToSettings } from "./table/attention.js";
 import { beforeDraw, afterDraw } from "./table/motion.js";
@@ -102,6 +102,7 @@ function draw() {
     seatInfo: state.room.seats, deal: m ? m.deal : null, toAct: m && !holding ? m.to_act : [],
   };
   const lastTrick = felt.deal && felt.deal.last_trick;
+  if (resultDue() && resultNew()) pressLast(false);  // (pressed, it would hide the result)
   drawClocks(true);
   // for CSS: no room for a trick while there is none; two players leave the sides empty
   Object.assign($("felt").dataset, { phase: felt.deal ? felt.deal.phase : "", seats: String(felt.nSeats) });
@@ -193,9 +194,13 @@ $("seat-name").value = (identity() || {}).name || localStorage.getItem("cardroom
 listenToChatForm(send);
 listenToSettings();
 
+function pressLast(on) {
+  table.showLast = on;
+  $("toggle-last").setAttribute("aria-pressed", String(on));
+}
+
 $("toggle-last").addEventListener("click", () => {
-  table.showLast = !table.showLast;
-  $("toggle-last").setAttribute("aria-pressed", String(table.showLast));
+  pressLast(!table.showLast);
   draw();
 });
 

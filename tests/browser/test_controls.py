@@ -78,8 +78,12 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
     assert first["room"]["match"]["number"] == 1
 
     watch = Watch([page], 60, "the match (target 1), played to its end")
+    pressed = False
     while not page.locator("[data-testid=match-over]").count():
         watch()
+        if not pressed and page.is_enabled("[data-testid=last-trick-button]"):
+            page.click("[data-testid=last-trick-button]")  # and left pressed to the end
+            pressed = True
         if page.locator("[data-testid=pass-button]").count():
             cards = page.locator(".hand-row .card.playable")
             for i in range(3):
@@ -89,6 +93,9 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
             play_first_legal(page)
         else:
             page.wait_for_timeout(30)
+    # the result is shown, with "Last trick" released
+    assert pressed and page.locator("[data-testid=result]").is_visible()
+    assert page.get_attribute("[data-testid=last-trick-button]", "aria-pressed") == "false"
     shot(page, "black-maria-match-over-laptop")
     # the result panel: the final totals, the winners marked, and the rematch
     over = state(page)["match"]
@@ -98,6 +105,14 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
         assert won == (seat in over["winners"]), (seat, over["winners"])
     winner_names = [["Anna", "Bot 2", "Bot 3"][w] for w in over["winners"]]
     assert page.text_content("[data-testid=match-over]") == f"The match is over. Winner: {', '.join(winner_names)}"
+    # "Last trick" shows the deal's last trick, in place of the panel, until pressed again
+    page.click("[data-testid=last-trick-button]")
+    assert page.locator("[data-testid=result]").is_hidden()
+    last = [card for _, card in over["deal"]["last_trick"]["cards"]]
+    assert page.locator("#trick .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == last
+    assert all(page.locator(f'#trick .card[data-card="{c}"]').is_visible() for c in last)
+    page.click("[data-testid=last-trick-button]")
+    page.wait_for_selector("[data-testid=match-over]")
     seats_before = [(s["name"], s["kind"], s["bot"]) for s in state(page)["room"]["seats"]]
     page.click("[data-testid=rematch]")
     wait_state(page, "s.room.match.number === 2 && s.match && !s.match.finished")

@@ -14,8 +14,9 @@ const $ = (id) => document.getElementById(id);
 export function drawResult({ names, teams, send }) {
   const box = $("result");
   const m = table.state.match;
-  const shown = m && m.deal && (m.finished || m.deal.phase === "over") && !table.holding;
-  box.hidden = !shown;
+  const shown = resultDue();
+  // "Last trick" pressed: the felt under the panel shows it, until pressed again
+  box.hidden = !shown || table.showLast;
   if (!shown) {
     box.replaceChildren();
     table.said.result = "";
@@ -33,6 +34,16 @@ export function drawResult({ names, teams, send }) {
   drawDealCountdown();
   tell(m, labels, title.textContent);
 }
+
+/** Whether the result panel is due: a deal (or the match) is over, its last trick no longer
+ * held in the middle. */
+export function resultDue() {
+  const m = table.state.match;
+  return Boolean(m && m.deal && (m.finished || m.deal.phase === "over") && !table.holding);
+}
+
+/** Whether the result panel is not on the page yet (it appears with the next draw if due). */
+export const resultNew = () => !$("result").childElementCount;
 
 // A sentence over the columns: how the contract went, who took the queen of spades.
 function headline(game, summary, names) {
