@@ -299,14 +299,15 @@ HAND_AND_BAR = """() => ({hand: document.getElementById('hand').getBoundingClien
 
 
 def test_what_grows_above_the_hand_does_not_push_it_under_the_bottom_bar(live, new_page):
-    """A phone's page taller than its screen, the hand just above the bottom bar: the cards
-    chosen to pass lengthen the line above it, and the hand stays where it was, in sight."""
+    """A phone's page taller than its screen (too short for the table to fit: a phone's split
+    screen), the hand just above the bottom bar: the cards chosen to pass lengthen the line above it, and the
+    hand stays where it was, in sight."""
     code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
-    page = new_page({"width": 390, "height": 560}, locale="ru-RU", **TOUCH)
+    page = new_page({"width": 360, "height": 400}, locale="ru-RU", **TOUCH)
     sit(page, live, code, "Маша", 0)
     page.wait_for_selector("[data-testid=pass-button]")
     at = page.evaluate(HAND_AND_BAR)
-    page.evaluate("(by) => window.scrollBy(0, by)", at["hand"] - at["bar"] + 2)
+    page.evaluate("(by) => document.querySelector('main').scrollBy(0, by)", at["hand"] - at["bar"] + 2)
     before = page.evaluate(HAND_AND_BAR)
     assert abs(before["bar"] - 2 - before["hand"]) < 2, before  # (the page is taller than the screen)
     for n in range(3):  # taps where they land, with no scrolling of the test's own
@@ -316,4 +317,46 @@ def test_what_grows_above_the_hand_does_not_push_it_under_the_bottom_bar(live, n
     after = page.evaluate(HAND_AND_BAR)
     assert after["actions"] > before["actions"], (before, after)  # the line above grew
     assert after["hand"] <= after["bar"] + 1 and abs(after["hand"] - before["hand"]) < 2, (before, after)
+    healthy(page)
+
+
+@pytest.mark.parametrize("game, seats", [("marjolet", ["open", "bot:rules"]),
+                                         ("big_mariage", ["open"] + ["bot:rules"] * 3)])
+def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_page, game, seats):
+    """On a small phone (360 by 640) the table is the screen: the felt takes what the moves and
+    the hand leave it, and in every state of a deal the hand and the moves are on the screen,
+    above the bottom bar (they had been under it); where the moves take many lines
+    (Marjolet's "declare, exchange, draw", Big Mariage's bidding) the felt's top may scroll out
+    of sight instead."""
+    code = create_room(paused, game, seats)
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
+    sit(page, paused, code, "Маша", 0)
+    page.wait_for_selector(".hand-row .card")
+    watch = Watch([page], 90, f"a deal of {game} on a small phone")
+    seen = set()
+    while not page.locator("[data-testid=next-deal]").count():
+        watch()
+        shown = (phase(page), bool(page.locator("#trick .card").count()),
+                 page.locator("#actions").evaluate("a => Math.round(a.offsetHeight / 40)"))
+        if shown not in seen:  # each new arrangement of the screen
+            assert [bad for bad in fits(page) if bad != "the page scrolls down"] == [], shown
+            seen.add(shown)
+        if page.locator("[data-testid=bid-button]").count():  # (all passing, no play)
+            act(page, page.locator("[data-testid=bid-button]"))
+        elif page.locator("[data-testid^=give-]").count():
+            page.locator(".hand-row .card.playable").first.click()  # chosen to give
+            buttons = page.locator("[data-testid^=give-]:not([disabled])")
+            if buttons.count():
+                act(page, buttons.first)
+        elif page.locator("[data-testid=contract-button]").count():
+            act(page, page.locator("[data-testid=contract-button]"))
+        elif page.locator("[data-testid=draw]").count():
+            act(page, page.locator("[data-testid=draw]"))
+        elif my_turn(page):
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+    assert [bad for bad in fits(page) if bad != "the page scrolls down"] == [], "the deal's result"
+    assert any(trick for _, trick, _ in seen), seen  # (a trick on the table was among them)
+    shot(page, f"small-phone-{game}-result")
     healthy(page)

@@ -62,7 +62,8 @@ def fits(page) -> list[str]:
     return page.evaluate("""() => {
       const bad = [], bar = document.querySelector('.tools').getBoundingClientRect();
       const bottom = bar.top > innerHeight / 2 ? bar.top : innerHeight; // the phone's bar, at the bottom
-      if (document.documentElement.scrollHeight > innerHeight + 1) bad.push('the page scrolls down');
+      const main = document.querySelector('main');  // (a phone held upright scrolls the table in it)
+      if (document.documentElement.scrollHeight > innerHeight + 1 || main.scrollHeight > main.clientHeight + 1) bad.push('the page scrolls down');
       if (document.documentElement.scrollWidth > innerWidth + 1) bad.push('the page scrolls sideways');
       for (const sel of ['#hand .hand-row', '#result:not([hidden])', '#actions']) {
         const e = document.querySelector(sel); if (!e) continue;

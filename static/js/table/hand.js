@@ -135,23 +135,33 @@ export function restoreFocus(place) {
 
 // A phone's page may be taller than its screen. A redraw that grows what is above the hand (the
 // trump-call buttons, Marjolet's declarations, a chooser's line) keeps the hand where it was on
-// the screen rather than pushing it under the bottom bar: the page scrolls by what it grew.
+// the screen rather than pushing it under the bottom bar: the page scrolls by what it grew. On a
+// phone held upright the table scrolls inside the page's main (cardroom.css), and a hand that
+// first appears there out of sight is brought into it: it is what the person plays with.
+function scroller() {
+  const main = document.querySelector("main");
+  return getComputedStyle(main).overflowY === "auto" ? main : null;
+}
+
 function visibleBottom() {
   const bar = document.querySelector(".tablepage .tools");
   return bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : innerHeight;
 }
 
-/** Where the hand's bottom is on the screen, if it holds cards all in sight (else null: the
- * first draw, say, which lays the table out from nothing, is not followed). */
+/** Where the hand's bottom is on the screen, if it holds cards all in sight (`bottom`, else
+ * null), and whether it holds cards at all (`shown`). */
 export function handInSight() {
   const hand = document.getElementById("hand");
-  if (!hand.querySelector(".hand-row")) return null;
+  const shown = Boolean(hand.querySelector(".hand-row"));
   const bottom = hand.getBoundingClientRect().bottom;
-  return bottom <= visibleBottom() + 1 ? bottom : null;
+  return { shown, bottom: shown && bottom <= visibleBottom() + 1 ? bottom : null };
 }
 
-export function keepHandInSight(bottom) {
-  if (bottom === null) return;
+export function keepHandInSight(before) {
   const now = document.getElementById("hand").getBoundingClientRect().bottom;
-  if (now > visibleBottom() + 1) window.scrollBy(0, now - bottom);
+  const below = now - visibleBottom();
+  if (below <= 1) return;
+  const box = scroller();
+  if (before.bottom !== null) (box || window).scrollBy(0, now - before.bottom);
+  else if (!before.shown && box && document.querySelector("#hand .hand-row")) box.scrollBy(0, below);
 }
