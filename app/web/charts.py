@@ -42,10 +42,23 @@ def _apart(ys: list[float], gap: float) -> list[float]:
     return placed
 
 
+#: The lines' labels at the right edge take about this much of the chart's width a letter at a
+#: phone's size (cardroom.css: 22 units high there), and a label of more letters than
+#: LABEL_LETTERS is cut short (the chart's title names it whole).
+LETTER_WIDTH, LABEL_LETTERS = 15.5, 20
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= LABEL_LETTERS else label[:LABEL_LETTERS - 1] + "…"
+
+
 def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
     """Cumulative figures as an inline SVG line chart (one line per seat, team or game), named
     for screen readers by ``title`` and each line's final figure."""
-    width, height, pad, right = 760, 260, 40, 160
+    lines = len(rows[0]) if rows else 0
+    shown = [_short(labels[s] if s < len(labels) else str(s)) for s in range(lines)]
+    width, height, pad = 760, 260, 40
+    right = max(160, round(12 + LETTER_WIDTH * max(map(len, shown), default=0)))
     left = 70  # room for "-1940" at the larger size of a phone (cardroom.css)
     values = [v for r in rows for v in r] or [0]
     low, high = min(0, min(values)), max(1, max(values))
@@ -72,7 +85,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
         parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 16}" '
                      f'text-anchor="middle">{i}</text>')
     label_ys = _apart([y(v) for v in rows[-1]] if rows else [], LABEL_GAP)
-    for s in range(len(rows[0]) if rows else 0):
+    for s in range(lines):
         points = " ".join(f"{x(i):.1f},{y(r[s]):.1f}" for i, r in enumerate(rows))
         colour = colours[s % len(colours)]
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" '
@@ -80,8 +93,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
         for i, r in enumerate(rows):
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(r[s]):.1f}" r="3.5" '
                          f'fill="{colour}"/>')
-        label = Markup.escape(labels[s] if s < len(labels) else str(s))
         parts.append(f'<text x="{width - right + 6}" y="{label_ys[s] + 4:.1f}" '
-                     f'fill="{colour}">{label}</text>')
+                     f'fill="{colour}">{Markup.escape(shown[s])}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))

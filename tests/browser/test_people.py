@@ -67,6 +67,11 @@ def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, local
     assert all(word in text for word in words)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), \
         "the page is wider than the phone"
+    # each line's label (a game's name) whole inside the chart
+    cut = page.evaluate("""() => [...document.querySelectorAll('[data-testid=chart] svg')].flatMap((svg) =>
+        [...svg.querySelectorAll('text')].filter((t) => t.getBBox().x + t.getBBox().width > svg.viewBox.baseVal.width)
+        .map((t) => t.textContent))""")
+    assert cut == [], cut
     shot(page, f"player-page-{locale}-phone")
     page.click("[data-testid=standings-link]")
     page.wait_for_selector("[data-testid=standings] tbody tr")
