@@ -102,7 +102,8 @@ function draw() {
     seatInfo: state.room.seats, deal: m ? m.deal : null, toAct: m && !holding ? m.to_act : [],
   };
   const lastTrick = felt.deal && felt.deal.last_trick;
-  if (resultDue() && resultNew()) pressLast(false);  // (pressed, it would hide the result)
+  const resultAppears = resultDue() && resultNew();
+  if (resultAppears) pressLast(false);  // (pressed, it would hide the result)
   drawClocks(true);
   // for CSS: no room for a trick while there is none; two players leave the sides empty
   Object.assign($("felt").dataset, { phase: felt.deal ? felt.deal.phase : "", seats: String(felt.nSeats) });
@@ -119,6 +120,7 @@ function draw() {
   noticeTurn(state.you.seat !== null && Object.keys(moves).length > 0, `${t("game." + state.room.game)} · ${table.code}`);
   restoreFocus(focus);
   keepHandInSight(handAt);
+  if (resultAppears) $("result").scrollIntoView({ block: "nearest" });  // its top, on a short screen
   afterDraw(seen);
 }
 
