@@ -320,6 +320,11 @@ def test_what_grows_above_the_hand_does_not_push_it_under_the_bottom_bar(live, n
     healthy(page)
 
 
+#: the table's bar (its name and code, the connection) whole on the screen, under the site's bar
+BAR_IN_SIGHT = """() => { const bar = document.querySelector('.tablebar').getBoundingClientRect();
+  return bar.top >= document.querySelector('.topbar').getBoundingClientRect().bottom - 1; }"""
+
+
 @pytest.mark.parametrize("game, seats", [("marjolet", ["open", "bot:rules"]),
                                          ("big_mariage", ["open"] + ["bot:rules"] * 3)])
 def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_page, game, seats):
@@ -340,6 +345,7 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
                  page.locator("#actions").evaluate("a => Math.round(a.offsetHeight / 40)"))
         if shown not in seen:  # each new arrangement of the screen
             assert [bad for bad in fits(page) if bad != "the page scrolls down"] == [], shown
+            assert page.evaluate(BAR_IN_SIGHT), f"the table's bar is out of sight: {shown}"
             seen.add(shown)
         if page.locator("[data-testid=bid-button]").count():  # (all passing, no play)
             act(page, page.locator("[data-testid=bid-button]"))
@@ -357,6 +363,10 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
         else:
             page.wait_for_timeout(30)
     assert [bad for bad in fits(page) if bad != "the page scrolls down"] == [], "the deal's result"
+    page.wait_for_timeout(300)  # (the result drawn and brought into sight)
+    assert page.evaluate("""() => document.getElementById('result').getBoundingClientRect().top >=
+        document.querySelector('.tablebar').getBoundingClientRect().bottom"""), \
+        "the result's heading under the table's bar"
     assert any(trick for _, trick, _ in seen), seen  # (a trick on the table was among them)
     shot(page, f"small-phone-{game}-result")
     healthy(page)
