@@ -106,8 +106,11 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
     winner_names = [["Anna", "Bot 2", "Bot 3"][w] for w in over["winners"]]
     assert page.text_content("[data-testid=match-over]") == f"The match is over. Winner: {', '.join(winner_names)}"
     # "Last trick" shows the deal's last trick, in place of the panel, until pressed again
+    released = page.eval_on_selector("[data-testid=last-trick-button]", "b => getComputedStyle(b).backgroundColor")
     page.click("[data-testid=last-trick-button]")
     assert page.locator("[data-testid=result]").is_hidden()
+    assert page.eval_on_selector("[data-testid=last-trick-button]",
+                                 "b => getComputedStyle(b).backgroundColor") != released  # looks pressed
     last = [card for _, card in over["deal"]["last_trick"]["cards"]]
     assert page.locator("#trick .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == last
     assert all(page.locator(f'#trick .card[data-card="{c}"]').is_visible() for c in last)
