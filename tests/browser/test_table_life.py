@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import LAPTOP, PHONE, shot
 from .test_tables import (
@@ -350,7 +351,14 @@ def test_a_double_click_sends_one_action(live, new_page):
     page.wait_for_selector("[data-testid=status].yours")
     hand = page.locator(".hand-row .card").count()
     page.locator(".hand-row .card.playable").first.dblclick()
-    wait_state(page, f"s.match.deal.hands[0].length === {hand - 1}")
+    try:
+        wait_state(page, f"s.match.deal.hands[0].length === {hand - 1}")
+    except PlaywrightTimeout:  # (seen once, not reproduced: what the page had then)
+        seen = page.evaluate("""() => { const s = window.cardroomTable.state;
+          return {hand: s.match.deal.hands[0].length, trick: s.match.deal.trick, to_act: s.match.to_act,
+                  status: document.querySelector('[data-testid=status]').textContent,
+                  toast: document.getElementById('toast').textContent}; }""")
+        raise AssertionError(f"{hand} cards before the double click, then {seen}") from None
     page.wait_for_timeout(300)  # a second action, had it gone, is refused within this
     healthy(page)  # no refusal from the server, no error toast
 
