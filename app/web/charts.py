@@ -56,7 +56,8 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
     """Cumulative figures as an inline SVG line chart (one line per seat, team or game), named
     for screen readers by ``title`` and each line's final figure."""
     lines = len(rows[0]) if rows else 0
-    shown = [_short(labels[s] if s < len(labels) else str(s)) for s in range(lines)]
+    names = [labels[s] if s < len(labels) else str(s) for s in range(lines)]
+    shown = [_short(name) for name in names]
     width, height, pad = 760, 260, 40
     right = max(160, round(12 + LETTER_WIDTH * max(map(len, shown), default=0)))
     left = 70  # room for "-1940" at the larger size of a phone (cardroom.css)
@@ -71,8 +72,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
         return height - pad - (height - 2 * pad) * (v - low) / (high - low)
 
     colours = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
-    finals = ", ".join(f"{labels[s] if s < len(labels) else s} {v}"
-                       for s, v in enumerate(rows[-1] if rows else []))
+    finals = ", ".join(f"{name} {v}" for name, v in zip(names, rows[-1] if rows else []))
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
              f'xmlns="http://www.w3.org/2000/svg">',
              f'<title>{Markup.escape(title)}: {Markup.escape(finals)}</title>',

@@ -103,7 +103,9 @@ function draw() {
   };
   const lastTrick = felt.deal && felt.deal.last_trick;
   const resultAppears = resultDue() && resultNew();
-  if (resultAppears) pressLast(false);  // (pressed, it would hide the result)
+  // released when the result appears (pressed, it would hide it) and when there is no last
+  // trick to show (a new deal)
+  if (resultAppears || !lastTrick) pressLast(false);
   drawClocks(true);
   // for CSS: no room for a trick while there is none; two players leave the sides empty
   Object.assign($("felt").dataset, { phase: felt.deal ? felt.deal.phase : "", seats: String(felt.nSeats) });

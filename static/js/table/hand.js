@@ -148,8 +148,8 @@ function visibleBottom() {
   return bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : innerHeight;
 }
 
-/** Where the hand's bottom is on the screen, if it holds cards all in sight (`bottom`, else
- * null), and whether it holds cards at all (`shown`). */
+/** Where the hand's bottom is on the screen, if it is drawn and all in sight (`bottom`, else
+ * null), and whether it is drawn at all (`shown`: a seat's hand row, even an empty one). */
 export function handInSight() {
   const hand = document.getElementById("hand");
   const shown = Boolean(hand.querySelector(".hand-row"));
