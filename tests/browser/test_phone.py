@@ -18,6 +18,7 @@ from .test_tables import (
     act,
     act_surely,
     create_room,
+    give_first,
     healthy,
     my_turn,
     play_first_legal,
@@ -89,9 +90,7 @@ def test_a_whole_big_mariage_match_on_two_laptops_and_two_phones(paused, new_pag
             elif p.locator("[data-testid=bidbox] [data-testid=pass-button]").count():
                 moved = act(p, p.locator("[data-testid=bidbox] [data-testid=pass-button]")) or moved
             elif p.locator("[data-testid^=give-]").count():
-                p.locator(".hand-row .card.playable").first.click()  # chosen to give
-                buttons = p.locator("[data-testid^=give-]:not([disabled])")
-                moved = (buttons.count() > 0 and act(p, buttons.first)) or moved
+                moved = give_first(p) or moved
             elif p.locator("[data-testid=contract-button]").count():
                 moved = act(p, p.locator("[data-testid=contract-button]")) or moved
             elif my_turn(p):
@@ -350,10 +349,7 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
         if page.locator("[data-testid=bid-button]").count():  # (all passing, no play)
             act(page, page.locator("[data-testid=bid-button]"))
         elif page.locator("[data-testid^=give-]").count():
-            page.locator(".hand-row .card.playable").first.click()  # chosen to give
-            buttons = page.locator("[data-testid^=give-]:not([disabled])")
-            if buttons.count():
-                act(page, buttons.first)
+            give_first(page)
         elif page.locator("[data-testid=contract-button]").count():
             act(page, page.locator("[data-testid=contract-button]"))
         elif page.locator("[data-testid=draw]").count():

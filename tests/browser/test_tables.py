@@ -124,6 +124,14 @@ def play_first_legal(page, last: bool = False) -> bool:
     return act(page, card)
 
 
+def give_first(page) -> bool:
+    """Big Mariage's kitty: choose the first card to give and give it to the first seat offered;
+    whether it went."""
+    page.locator(".hand-row .card.playable").first.click()  # chosen to give
+    buttons = page.locator("[data-testid^=give-]:not([disabled])")
+    return buttons.count() > 0 and act(page, buttons.first)
+
+
 def sheet_matches_the_server(page) -> None:
     """The score sheet shows a row per finished deal and the totals the server counted."""
     match = state(page)["match"]
