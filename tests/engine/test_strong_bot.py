@@ -299,7 +299,8 @@ def test_the_pool_function_answers_by_its_moment_however_late_it_starts():
     # otherwise it searches until that moment, never much past it
     start = time.monotonic()
     assert normal(think(*arguments, seconds=5, until=start + 0.1)) in legal(match.moves(seat))
-    assert 0.1 <= time.monotonic() - start < 0.3
+    # (its 5 s would be far past; the margin is for a loaded machine: 0.34 s seen in a full run)
+    assert 0.1 <= time.monotonic() - start < 0.6
     with pytest.raises(ValueError):
         think(*arguments, simulations=5, until=start + 1)
 
