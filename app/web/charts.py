@@ -27,19 +27,22 @@ def balance(timeline: list[dict], games: list[str]) -> list[list[int]]:
     return rows
 
 
-#: Least height between two lines' labels at the chart's right edge.
-LABEL_GAP = 16
+#: Least height between two lines' labels at the chart's right edge (their text is 22 units
+#: high on a phone: cardroom.css).
+LABEL_GAP = 28
 
 
-def _apart(ys: list[float], gap: float) -> list[float]:
-    """The labels' heights, moved down where they would overlap (lines that end level)."""
+def _apart(ys: list[float], gap: float, lowest: float) -> list[float]:
+    """The labels' heights, moved down where they would overlap (lines that end level), and all
+    moved up as much as the last went below ``lowest``."""
     placed = list(ys)
     last = None
     for i in sorted(range(len(ys)), key=lambda i: ys[i]):
         if last is not None and placed[i] < last + gap:
             placed[i] = last + gap
         last = placed[i]
-    return placed
+    below = max(0.0, max(placed, default=0.0) - lowest)
+    return [y - below for y in placed]
 
 
 #: The lines' labels at the right edge take about this much of the chart's width a letter at a
@@ -84,7 +87,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
     for i in range(len(rows)):
         parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 16}" '
                      f'text-anchor="middle">{i}</text>')
-    label_ys = _apart([y(v) for v in rows[-1]] if rows else [], LABEL_GAP)
+    label_ys = _apart([y(v) for v in rows[-1]] if rows else [], LABEL_GAP, height - 12)
     for s in range(lines):
         points = " ".join(f"{x(i):.1f},{y(r[s]):.1f}" for i, r in enumerate(rows))
         colour = colours[s % len(colours)]

@@ -72,6 +72,12 @@ def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, local
         [...svg.querySelectorAll('text')].filter((t) => t.getBBox().x + t.getBBox().width > svg.viewBox.baseVal.width)
         .map((t) => t.textContent))""")
     assert cut == [], cut
+    # and apart from each other, where lines end level
+    overlapping = page.evaluate("""() => [...document.querySelectorAll('[data-testid=chart] svg')].flatMap((svg) => {
+        const boxes = [...svg.querySelectorAll('text[fill]')].map((t) => [t.textContent, t.getBBox()]);
+        return boxes.flatMap(([a, p], i) => boxes.slice(i + 1).filter(([, q]) => p.y < q.y + q.height && q.y < p.y + p.height)
+          .map(([b]) => a + ' / ' + b)); })""")
+    assert overlapping == [], overlapping
     shot(page, f"player-page-{locale}-phone")
     page.click("[data-testid=standings-link]")
     page.wait_for_selector("[data-testid=standings] tbody tr")
