@@ -203,6 +203,29 @@ def test_the_replays_open_hands_stay_inside_their_seats_on_a_phone(live, new_pag
     healthy(page)
 
 
+# -- the history on a phone ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("locale, deals", [("en-GB", r"\d+ deals?"), ("ru-RU", r"\d+ раздач[аи]?")])
+def test_the_history_of_a_phone_is_a_card_a_match_with_nothing_to_scroll_sideways(
+        live, new_page, locale, deals):
+    page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
+    page.goto(live.http + "/history")
+    rows = page.locator("[data-testid=history-table] tbody tr")
+    assert rows.count() >= 9  # the demo matches
+    assert page.evaluate("""() => { const box = document.querySelector('.scroll');
+      return box.scrollWidth <= box.clientWidth && document.documentElement.scrollWidth <= innerWidth; }""")
+    for row in rows.all()[:9]:
+        assert re.fullmatch(deals, row.locator(".m-deals").inner_text().strip()), row.inner_text()
+        box = row.locator(".m-open a").bounding_box()
+        assert box["x"] + box["width"] <= 360 and box["height"] >= 24, box
+    header = page.locator("[data-testid=history-table] thead")
+    assert header.bounding_box()["width"] <= 1  # kept for screen readers only
+    shot(page, f"history-phone-{locale}")
+    rows.first.locator(".m-open a").click()
+    page.wait_for_selector("[data-testid=deal-table]")
+    healthy(page)
+
+
 # -- the top bar and the chat box ---------------------------------------------------------------
 
 def test_the_top_bar_of_a_phone_is_two_lines_in_russian_with_the_identity_menu(live, new_page):
