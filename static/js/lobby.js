@@ -35,7 +35,7 @@ function drawGame() {
       seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), el("span", { class: "seat-you" }, t("lobby.you_sit_here"))));
       continue;
     }
-    const select = el("select", { name: "seat" + s, "data-seat": String(s), "aria-label": label },
+    const select = el("select", { name: "seat" + s, "data-seat": String(s), "aria-label": label, "aria-describedby": "seats-meaning" },
       el("option", { value: "open" }, t("lobby.seat_open")),
       el("option", { value: "bot:rules", selected: name === "black_maria" && s === 2 }, t("lobby.seat_bot_rules")),
       el("option", { value: "bot:random" }, t("lobby.seat_bot_random")),

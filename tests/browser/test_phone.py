@@ -203,6 +203,24 @@ def test_the_replays_open_hands_stay_inside_their_seats_on_a_phone(live, new_pag
     healthy(page)
 
 
+# -- the lobby's choices ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
+def test_every_choice_of_the_lobby_shows_whole_in_its_closed_box_on_a_small_phone(live, new_page, locale):
+    page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
+    page.goto(live.http + "/")
+    page.wait_for_selector("#seat-fields select")
+    for game in ("marjolet", "black_maria", "big_mariage"):
+        page.check(f"input[name=game][value={game}]")
+        cut = page.evaluate("""() => { const ctx = document.createElement('canvas').getContext('2d');
+          return [...document.querySelectorAll('main select')].filter((s) => s.offsetParent).flatMap((s) => {
+            const style = getComputedStyle(s); ctx.font = style.font;
+            const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+            return [...s.options].filter((o) => ctx.measureText(o.text).width > room).map((o) => o.text); }); }""")
+        assert cut == [], f"{game}: cut in their closed box: {cut}"
+    shot(page, f"lobby-phone-{locale}")
+
+
 # -- the history on a phone ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("locale, deals", [("en-GB", r"\d+ deals?"), ("ru-RU", r"\d+ раздач[аи]?")])

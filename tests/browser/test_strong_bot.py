@@ -15,9 +15,9 @@ from .test_tables import act, create_room, healthy, my_turn, play_first_legal, s
 pytestmark = pytest.mark.browser
 
 SCREEN = {"width": 1280, "height": 800}
-WORDS = {"en-GB": ("strong bot (thinks ahead)", "Strong bot's thinking time",
+WORDS = {"en-GB": ("bot: strong", "Strong bot's thinking time",
                    "0.5 s a move"),
-         "ru-RU": ("сильный бот (думает наперёд)",
+         "ru-RU": ("бот: сильный",
                    "Время на раздумье сильного бота", "0,5 с на ход")}
 
 
