@@ -203,6 +203,41 @@ def test_the_replays_open_hands_stay_inside_their_seats_on_a_phone(live, new_pag
     healthy(page)
 
 
+@pytest.mark.parametrize("game", ["marjolet", "black_maria", "big_mariage"])
+def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat(live, new_page, game):
+    """Each card of a trick shows its top-left corner; who wins it is said below the cards,
+    over no seat; a marriage's points stay inside their seat."""
+    matches = httpx.get(f"{live.http}/api/matches?game={game}&status=finished").json()["matches"]
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
+    page.goto(f"{live.http}/matches/{matches[0]['id']}")
+    page.wait_for_selector("#replay .seat")
+    tricks_seen = 0
+    for _ in range(60):
+        page.click("[data-testid=replay-next]")
+        if not page.locator("#replay .trick .card").count():
+            continue
+        page.locator("#replay .trick").scroll_into_view_if_needed()
+        wrong = page.evaluate("""() => {
+          const box = (e) => e.getBoundingClientRect(), meet = (a, b) =>
+            a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+          const wrong = [];
+          for (const card of document.querySelectorAll('#replay .trick .card')) {
+            const r = box(card), on = document.elementFromPoint(r.left + 6, r.top + 6);
+            if (!on || on.closest('.card') !== card) wrong.push('index of ' + card.dataset.card + ' covered');
+          }
+          const caption = document.querySelector('#replay [data-testid=trick-winner]');
+          for (const seat of caption ? document.querySelectorAll('#replay .seat') : [])
+            if (meet(box(caption), box(seat))) wrong.push('the winner over a seat');
+          for (const chip of document.querySelectorAll('#replay .note.marriages .cardtext'))
+            if (box(chip).right > box(chip.closest('.seat')).right + 0.5) wrong.push('a marriage cut');
+          return wrong; }""")
+        assert wrong == [], (page.text_content("[data-testid=replay-where]"), wrong)
+        tricks_seen += page.locator("#replay [data-testid=trick-winner]").count()
+    assert tricks_seen >= 3
+    shot(page, f"replay-trick-phone-{game}")
+    healthy(page)
+
+
 # -- the lobby's choices ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
