@@ -81,7 +81,7 @@ def fits(page) -> list[str]:
 def test_toasts_go_away_after_their_time(live, new_page):
     code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
     page = new_page(PHONE)
-    page.context.add_init_script("window.CARDROOM_TOAST_MS = 300;")
+    page.context.add_init_script("window.CARDROOM_TOAST_MS = 1000;")  # (seen, then gone)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     sit(page, live, code, "Anna", 0)
     page.wait_for_selector("[data-testid=pass-button]")
