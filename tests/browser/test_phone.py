@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from .conftest import LAPTOP, PHONE, fresh_name, shot
-from .test_table_life import RESULT, choose_three, fits
+from .test_table_life import RESULT, choose_three, felt_overlaps, fits
 from .test_tables import (
     Watch,
     act,
@@ -238,23 +238,6 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
     healthy(page)
 
 
-#: What lies over what in the middle of the felt: a card of the trick or its caption over a seat
-#: or over the trumps and the stock, or any of them out of the felt.
-OVERLAPS = """() => {
-  const box = (e) => e.getBoundingClientRect(), meet = (a, b) =>
-    a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-  const name = (e) => e.dataset.card || e.className;
-  const felt = box(document.querySelector('.felt')), seats = [...document.querySelectorAll('.felt .seat')];
-  const trick = [...document.querySelectorAll('#trick .card, #trick .trick-caption')];
-  const info = [...document.querySelectorAll('#info > *')], bad = [];
-  for (const e of [...trick, ...info]) {
-    for (const s of seats) if (meet(box(e), box(s))) bad.push(name(e) + ' over a seat');
-    if (box(e).bottom > felt.bottom || box(e).top < felt.top) bad.push(name(e) + ' out of the felt');
-  }
-  for (const e of trick) for (const i of info) if (meet(box(e), box(i))) bad.push(name(e) + ' over ' + name(i));
-  return bad; }"""
-
-
 @pytest.mark.parametrize("game, viewport", [
     ("marjolet", {"width": 844, "height": 390}), ("marjolet", {"width": 640, "height": 360}),
     ("black_maria", {"width": 640, "height": 360})], ids=["marjolet-844", "marjolet-640", "black_maria-640"])
@@ -276,7 +259,7 @@ def test_a_phone_held_sideways_lays_the_trick_beside_the_trumps_and_over_no_seat
             if page.locator("#trick .card").count():  # the others' cards, and who led
                 tricks += 1
                 shot(page, f"sideways-{game}-{viewport['width']}")
-                assert page.evaluate(OVERLAPS) == [], page.text_content("#trick")
+                assert felt_overlaps(page) == [], page.text_content("#trick")
             play_first_legal(page)
         else:
             page.wait_for_timeout(50)

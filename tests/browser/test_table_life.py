@@ -76,6 +76,28 @@ def fits(page) -> list[str]:
     }""")
 
 
+#: What lies over what in the middle of the felt: a card of the trick or its caption over a seat
+#: or over the trumps and the stock, or any of them out of the felt.
+_OVERLAPS = """() => {
+  const box = (e) => e.getBoundingClientRect(), meet = (a, b) =>
+    a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const name = (e) => e.dataset.card || e.className;
+  const felt = box(document.querySelector('.felt')), seats = [...document.querySelectorAll('.felt .seat')];
+  const trick = [...document.querySelectorAll('#trick .card, #trick .trick-caption')];
+  const info = [...document.querySelectorAll('#info > *')], bad = [];
+  for (const e of [...trick, ...info]) {
+    for (const s of seats) if (meet(box(e), box(s))) bad.push(name(e) + ' over a seat');
+    if (box(e).bottom > felt.bottom || box(e).top < felt.top) bad.push(name(e) + ' out of the felt');
+  }
+  for (const e of trick) for (const i of info) if (meet(box(e), box(i))) bad.push(name(e) + ' over ' + name(i));
+  return bad; }"""
+
+
+def felt_overlaps(page) -> list[str]:
+    """See _OVERLAPS."""
+    return page.evaluate(_OVERLAPS)
+
+
 # -- toasts ----------------------------------------------------------------------------------------
 
 def test_toasts_go_away_after_their_time(live, new_page):
@@ -196,6 +218,7 @@ def assert_fits(page, phase: str) -> None:
         page.set_viewport_size(viewport)
         page.wait_for_timeout(50)  # one layout pass after the resize
         assert fits(page) == [], f"{phase}, {name}"
+        assert felt_overlaps(page) == [], f"{phase}, {name}"
     page.set_viewport_size(PHONE)
 
 
