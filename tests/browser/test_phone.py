@@ -353,6 +353,22 @@ def test_the_chat_box_shows_its_whole_placeholder(live, new_page, viewport, loca
     healthy(page)
 
 
+@pytest.mark.parametrize("panel", ["chat-tab", "sheet-tab"])
+def test_the_menu_opens_over_an_open_chat_or_score_sheet_on_a_phone(live, new_page, panel):
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
+    sit(page, live, code, "Анна", 0)
+    page.click(f"[data-testid={panel}]")
+    page.click("[data-testid=menu-button]")
+    page.wait_for_selector("[data-testid=table-menu]:not([hidden])")
+    on_top = page.evaluate("""() => [...document.querySelectorAll('#table-menu label, #table-menu a, #table-menu button')]
+      .filter((e) => e.offsetParent).map((e) => { const r = e.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return [e.textContent.trim(), Boolean(at && at.closest('#table-menu'))]; })""")
+    assert on_top and all(seen for _, seen in on_top), on_top
+    healthy(page)
+
+
 def test_the_table_bar_of_a_russian_phone_keeps_the_seconds_left_in_sight(live, new_page):
     """The table's name and the connection on one line, the turn timer on the next: a long name
     is cut short before the seconds left, which stay whole."""
