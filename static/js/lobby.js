@@ -25,9 +25,10 @@ function drawGame() {
     } else {
       input = el("input", { id, name: key, value: String(opt.default) });
     }
+    input.setAttribute("aria-describedby", id + "-meaning");  // (what each choice means is said there)
     const meaningKey = `opt.${name}.${key}`;
     const meaning = t(meaningKey) === meaningKey ? opt.meaning : t(meaningKey);
-    opts.append(el("div", { class: "option" }, el("label", { for: id }, t("optname." + key)), input, el("p", { class: "meaning" }, meaning)));
+    opts.append(el("div", { class: "option" }, el("label", { for: id }, t("optname." + key)), input, el("p", { class: "meaning", id: id + "-meaning" }, meaning)));
   }
   for (let s = 0; s < game.seats; s++) {
     const label = t("lobby.seat_n", { n: s + 1 }) + (game.teams ? " · " + t("seat.team", { n: s % 2 ? "B" : "A" }) : "");

@@ -260,6 +260,11 @@ def test_a_phone_held_sideways_lays_the_trick_beside_the_trumps_and_over_no_seat
                 tricks += 1
                 shot(page, f"sideways-{game}-{viewport['width']}")
                 assert felt_overlaps(page) == [], page.text_content("#trick")
+            elif page.locator("#toggle-last:not([disabled])").count():  # a whole trick, its winner
+                page.click("#toggle-last")
+                page.wait_for_selector("#trick.done [data-testid=trick-winner]")
+                assert felt_overlaps(page) == [], page.text_content("#trick")
+                page.click("#toggle-last")
             play_first_legal(page)
         else:
             page.wait_for_timeout(50)
@@ -281,6 +286,9 @@ def test_every_choice_of_the_lobby_shows_whole_in_its_closed_box_on_a_small_phon
             const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
             return [...s.options].filter((o) => ctx.measureText(o.text).width > room).map((o) => o.text); }); }""")
         assert cut == [], f"{game}: cut in their closed box: {cut}"
+        unexplained = page.evaluate("""() => [...document.querySelectorAll('#option-fields :is(select, input)')]
+          .filter((e) => !document.getElementById(e.getAttribute('aria-describedby'))?.textContent.trim()).map((e) => e.id)""")
+        assert unexplained == [], f"{game}: a choice whose meaning is not tied to it: {unexplained}"
     shot(page, f"lobby-phone-{locale}")
 
 

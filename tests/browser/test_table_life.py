@@ -77,7 +77,7 @@ def fits(page) -> list[str]:
 
 
 #: What lies over what in the middle of the felt: a card of the trick or its caption over a seat
-#: or over the trumps and the stock, or any of them out of the felt.
+#: or over the trumps and the stock, the caption over a card, or any of them out of the felt.
 _OVERLAPS = """() => {
   const box = (e) => e.getBoundingClientRect(), meet = (a, b) =>
     a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
@@ -90,6 +90,9 @@ _OVERLAPS = """() => {
     if (box(e).bottom > felt.bottom || box(e).top < felt.top) bad.push(name(e) + ' out of the felt');
   }
   for (const e of trick) for (const i of info) if (meet(box(e), box(i))) bad.push(name(e) + ' over ' + name(i));
+  const caption = document.querySelector('#trick .trick-caption');
+  for (const c of caption ? document.querySelectorAll('#trick .card') : [])
+    if (meet(box(caption), box(c))) bad.push('the caption over ' + name(c));
   return bad; }"""
 
 
@@ -211,14 +214,17 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
 
 # -- a phone -------------------------------------------------------------------------------------
 
-def assert_fits(page, phase: str) -> None:
+def assert_fits(page, phase: str, trick: bool = True) -> None:
     """The table fits a phone held upright and sideways: no scrolling, the hand and the moves
-    above the bar of tools."""
+    above the bar of tools, nothing over a seat; before the play (``trick`` false) the trick
+    takes no room."""
     for name, viewport in (("portrait", PHONE), ("landscape", LANDSCAPE)):
         page.set_viewport_size(viewport)
         page.wait_for_timeout(50)  # one layout pass after the resize
         assert fits(page) == [], f"{phase}, {name}"
         assert felt_overlaps(page) == [], f"{phase}, {name}"
+        if not trick:
+            assert page.locator("#trick").bounding_box()["height"] == 0, f"{phase}, {name}"
     page.set_viewport_size(PHONE)
 
 
@@ -241,7 +247,7 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
                 act(page, page.locator("[data-testid=next-deal]"))
         elif page.locator("[data-testid=bid-button]").count():
             if "bidding" not in seen:
-                assert_fits(page, "bidding")
+                assert_fits(page, "bidding", trick=False)
                 seen.add("bidding")
             # the highest bid there is: no bot outbids it, and the declarer holds eleven cards
             page.evaluate("window.cardroomTable.send({type: 'action', id: 'all-in-' + Date.now(), action: {type: 'bid', value: 400}})")
@@ -249,7 +255,7 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
         elif page.locator("[data-testid^=give-]").count():
             if "kitty" not in seen:
                 assert page.locator(".hand-row .card").count() == 11
-                assert_fits(page, "the kitty, eleven cards")
+                assert_fits(page, "the kitty, eleven cards", trick=False)
                 # whose partner is whose: seat 2 sits opposite
                 assert page.text_content("[data-testid=give-2] .relation") == "your partner"
                 assert page.text_content("[data-testid=give-1] .relation") == "opponent on your left"
@@ -260,7 +266,7 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
             page.locator(".hand-row .card.playable").first.click()
             act(page, page.locator("[data-testid^=give-]:not([disabled])").first)
         elif page.locator("[data-testid=contract-button]").count():
-            assert_fits(page, "the contract")
+            assert_fits(page, "the contract", trick=False)
             seen.add("contract")
             act(page, page.locator("[data-testid=contract-button]"))
         elif my_turn(page):
