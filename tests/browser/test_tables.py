@@ -289,6 +289,10 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                         shot(p, "marjolet-declared")
                     declared = True
             elif p.locator("[data-testid=draw]").count():
+                # nothing to declare or exchange: the window says only to draw
+                said = p.text_content("#actions")
+                if not p.locator("[data-testid=declare], [data-testid=exchange]").count():
+                    assert ("You won the trick: draw.", "Взятка ваша: берите из колоды.")[seat] in said, said
                 act(p, p.locator("[data-testid=draw]"))
             elif my_turn(p):
                 if not end_seen and p.locator("[data-testid=end-phase]").count():

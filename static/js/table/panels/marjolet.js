@@ -8,7 +8,8 @@ export function cardMarks(deal, me) {
 
 export function drawControls({ deal, moves, names, line, act }) {
   if (moves.draw) {
-    line(el("b", {}, t("mj.window")));
+    const declare = Boolean(moves.declare && moves.declare.length);  // (say only what can be done)
+    line(el("b", {}, t(declare ? (moves.exchange ? "mj.window" : "mj.window_declare") : (moves.exchange ? "mj.window_exchange" : "mj.window_draw"))));
     // the window's buttons in one line, wrapping: room for the hand on a phone
     const buttons = (moves.declare || []).map((cards) => {
       // what it scores, as the engine's view says it (deal.declarable, the same combinations)
