@@ -117,12 +117,16 @@ export function renderInfo(box, m) {
       lines.push(el("p", { class: "phase" }, t("bm.bidding")));
       lines.push(el("p", {}, d.high_bid ? t("bm.high_bid", { n: d.high_bid, name: m.names[d.high_bidder] }) : t("bm.no_bid")));
     } else {
-      if (d.declarer !== null) lines.push(el("p", { class: "contract", "data-testid": "contract" }, d.contract ? t("bm.contract_line", { n: d.contract, name: m.names[d.declarer] }) : t("bm.declarer_line", { n: d.high_bid, name: m.names[d.declarer] })));
+      // (a phone held sideways says the contract and the points short: .long and .short in the CSS)
+      if (d.declarer !== null) lines.push(el("p", { class: "contract", "data-testid": "contract" }, d.contract
+        ? [el("span", { class: "long" }, t("bm.contract_line", { n: d.contract, name: m.names[d.declarer] })), el("span", { class: "short" }, t("bm.contract_short", { n: d.contract }))]
+        : t("bm.declarer_line", { n: d.high_bid, name: m.names[d.declarer] })));
       if (d.phase === "kitty") lines.push(el("p", { class: "phase" }, t("bm.kitty_phase", { name: m.names[d.declarer], n: d.gives.length })));
       if (d.phase === "contract") lines.push(el("p", { class: "phase" }, t("bm.contract_phase", { name: m.names[d.declarer] })));
       if (d.phase === "play" || d.phase === "over") {
         lines.push(trumpBadge(d.trump));
-        lines.push(el("p", { class: "teampoints" }, t("bm.team_points", { a: d.team_points[0], b: d.team_points[1] })));
+        const points = { a: d.team_points[0], b: d.team_points[1] };
+        lines.push(el("p", { class: "teampoints" }, el("span", { class: "long" }, t("bm.team_points", points)), el("span", { class: "short" }, t("bm.team_points_short", points))));
       }
     }
     if (d.phase === "over" && d.contract === null) lines.push(el("p", { class: "phase" }, t("bm.thrown_in")));

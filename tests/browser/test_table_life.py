@@ -26,6 +26,7 @@ from .test_tables import (
 pytestmark = pytest.mark.browser
 
 LANDSCAPE = {"width": 844, "height": 390}
+SMALL_LANDSCAPE = {"width": 640, "height": 360}
 RESULT = "#result:not([hidden])"
 # Every sentence the page gives screen readers (#announce), kept in window.__said.
 SAID = """window.__said = [];
@@ -214,11 +215,12 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
 
 # -- a phone -------------------------------------------------------------------------------------
 
-def assert_fits(page, phase: str, trick: bool = True) -> None:
-    """The table fits a phone held upright and sideways: no scrolling, the hand and the moves
-    above the bar of tools, nothing over a seat; before the play (``trick`` false) the trick
-    takes no room."""
-    for name, viewport in (("portrait", PHONE), ("landscape", LANDSCAPE)):
+def assert_fits(page, phase: str, trick: bool = True, small: bool = False) -> None:
+    """The table fits a phone held upright and sideways (``small``: a small one sideways too):
+    no scrolling, the hand and the moves above the bar of tools, nothing over a seat; before
+    the play (``trick`` false) the trick takes no room."""
+    sizes = [("portrait", PHONE), ("landscape", LANDSCAPE)]
+    for name, viewport in sizes + ([("small landscape", SMALL_LANDSCAPE)] if small else []):
         page.set_viewport_size(viewport)
         page.wait_for_timeout(50)  # one layout pass after the resize
         assert fits(page) == [], f"{phase}, {name}"
@@ -271,7 +273,7 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
             act(page, page.locator("[data-testid=contract-button]"))
         elif my_turn(page):
             if deal["trick"] and "play" not in seen:
-                assert_fits(page, "a trick")
+                assert_fits(page, "a trick", small=True)
                 shot(page, "big-mariage-play-phone")
                 seen.add("play")
             play_first_legal(page)
