@@ -119,7 +119,7 @@ SEAT_NOTES = {"bmaria.passed", "bmaria.choosing", "bm.said", "bm.pass_said", "bm
 
 def test_russian_gives_the_players_no_gender():
     """A name says nothing of its owner's gender: what a person does is said in the present
-    ("Взятку берёт {name}"), as a label ("заявка: 80") or of the cards ("карты переданы"), never
+    ("Взятку берёт {name}"), as a label ("заявка: 80") or of the cards ("карты отданы"), never
     in the past tense, whose ending is a gender ("Маша сказал", "отошёл" beside her name)."""
     about = {key: text for key, text in strings("ru").items()
              if ABOUT_A_PLAYER.search(text) or key.startswith("seat.") or key in SEAT_NOTES}
