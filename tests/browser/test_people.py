@@ -56,7 +56,7 @@ def test_a_name_claimed_in_the_lobby_goes_to_a_phone_and_is_nobody_elses(live, n
 
 
 @pytest.mark.parametrize("locale, words", [("en-GB", ("Head to head", "Played")),
-                                           ("ru-RU", ("Личные встречи", "Сыграно"))])
+                                           ("ru-RU", ("Личные встречи", "Партий"))])
 def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, locale, words):
     page = new_page(PHONE, locale=locale)
     page.goto(live.http + "/players/Anna")  # a demo player: matches against Boris and others
@@ -78,6 +78,17 @@ def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, local
         return boxes.flatMap(([a, p], i) => boxes.slice(i + 1).filter(([, q]) => p.y < q.y + q.height && q.y < p.y + p.height)
           .map(([b]) => a + ' / ' + b)); })""")
     assert overlapping == [], overlapping
+    # each line's name in the line's colour, as its legend
+    colours = page.evaluate("""() => [...document.querySelectorAll('[data-testid=chart] svg')].flatMap((svg) => {
+        const lines = [...svg.querySelectorAll('polyline')].map((l) => getComputedStyle(l).stroke);
+        return [...svg.querySelectorAll('text[fill]')].map((t, i) => [getComputedStyle(t).fill, lines[i]]); })""")
+    assert colours and all(fill == stroke for fill, stroke in colours), colours
+    # no table wider than its box on the smallest phone
+    page.set_viewport_size({"width": 360, "height": 640})
+    wide = page.evaluate("""() => [...document.querySelectorAll('main .scroll')]
+        .filter((box) => box.scrollWidth > box.clientWidth + 1).map((box) => box.querySelector('table').dataset.testid)""")
+    assert wide == [], f"tables scrolling sideways at 360 pixels: {wide}"
+    page.set_viewport_size(PHONE)
     shot(page, f"player-page-{locale}-phone")
     page.click("[data-testid=standings-link]")
     page.wait_for_selector("[data-testid=standings] tbody tr")
