@@ -217,6 +217,8 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
         if not page.locator("#replay .trick .card").count():
             continue
         page.locator("#replay .trick").scroll_into_view_if_needed()
+        step = page.locator("[data-testid=replay-next]").bounding_box()  # in sight with the trick
+        assert 0 <= step["y"] and step["y"] + step["height"] <= 640, step
         wrong = page.evaluate("""() => {
           const box = (e) => e.getBoundingClientRect(), meet = (a, b) =>
             a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
