@@ -111,8 +111,11 @@ class Watch:
 def play_first_legal(page, last: bool = False) -> bool:
     """Play the first playable card (``last``: the last one, the lowest of the hand's last
     suit, which seldom wins the trick) and wait for the server's answer (a Big Mariage card
-    that could call trumps is led without calling)."""
+    that could call trumps is led without calling). Nothing when the table does not ask for a
+    card: a new deal's passing may have just begun, where a click only chooses a card to give."""
     first = page.evaluate("""(last) => {
+        const s = window.cardroomTable.state;
+        if (!(s && s.match && s.match.moves && s.match.moves.play)) return null;
         const all = document.querySelectorAll('.hand-row .card.playable');
         const c = all[last ? all.length - 1 : 0];
         return c && [c.dataset.card, c.dataset.call !== undefined]; }""", last)
@@ -235,7 +238,8 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
 
 
 def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
-    code = create_room(paused, "marjolet", ["open", "open"])
+    # (a far target: the match must not end before the dix exchange has come up, by chance)
+    code = create_room(paused, "marjolet", ["open", "open"], {"target": 5000})
     a, b = new_page(LAPTOP), new_page(PHONE, locale="ru-RU")
     sit(a, paused, code, "Anna", 0)
     sit(b, paused, code, "Boris", 1)
