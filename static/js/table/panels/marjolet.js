@@ -27,5 +27,5 @@ export function drawControls({ deal, moves, names, line, act }) {
   }
   if (deal.end_phase && moves.play && deal.trick.length) line(el("span", { class: "note" }, t("mj.end_phase_rule")));
   const scored = (deal.scored_combinations || []).flatMap((list, s) => list.map((c) => el("span", { class: "note combo" }, t("mj.scored", { name: names[s], n: c.points }), " ", cardsText(c.cards))));
-  if (scored.length) line(...scored);
+  if (scored.length && deal.phase !== "over") line(...scored);  // (then the result panel lists them)
 }
