@@ -36,6 +36,15 @@ async function startReplay() {
   const slider = $("rp-slider");
   slider.max = String(frames.length - 1);
   let i = 0, timer = null;
+  // The felt keeps the greatest height it has had at its width: a step to a shorter position
+  // does not pull the page (and the buttons under a thumb) up.
+  let tallest = { width: 0, height: 0 };
+  const keepHeight = () => {
+    felt.style.minHeight = "";
+    if (felt.clientWidth !== tallest.width) tallest = { width: felt.clientWidth, height: 0 };
+    tallest.height = Math.max(tallest.height, felt.getBoundingClientRect().height);
+    felt.style.minHeight = tallest.height + "px";
+  };
   const show = (k) => {
     i = Math.max(0, Math.min(frames.length - 1, k));
     slider.value = String(i);
@@ -51,6 +60,7 @@ async function startReplay() {
     line.replaceChildren(...(f.action ? actionText(f.seat, f.action, names) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
     line.append(" · ", t("replay.totals", { totals: f.totals.join(" : ") }));
     if ($("rp-mark")) showMark($("rp-mark"), analysis, frames, i, names);
+    keepHeight();
   };
   redraw = () => show(i);
   const dealStart = (dir) => {

@@ -206,14 +206,16 @@ def test_the_replays_open_hands_stay_inside_their_seats_on_a_phone(live, new_pag
 @pytest.mark.parametrize("game", ["marjolet", "black_maria", "big_mariage"])
 def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat(live, new_page, game):
     """Each card of a trick shows its top-left corner; who wins it is said below the cards,
-    over no seat; a marriage's points stay inside their seat."""
+    over no seat; a marriage's points stay inside their seat; the felt never gets shorter from
+    one step to the next (the page jumped under the thumb)."""
     matches = httpx.get(f"{live.http}/api/matches?game={game}&status=finished").json()["matches"]
     page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
     page.goto(f"{live.http}/matches/{matches[0]['id']}")
     page.wait_for_selector("#replay .seat")
-    tricks_seen = 0
+    tricks_seen, heights = 0, []
     for _ in range(60):
         page.click("[data-testid=replay-next]")
+        heights.append(page.locator("#replay .felt").bounding_box()["height"])
         if not page.locator("#replay .trick .card").count():
             continue
         page.locator("#replay .trick").scroll_into_view_if_needed()
@@ -236,6 +238,7 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
         assert wrong == [], (page.text_content("[data-testid=replay-where]"), wrong)
         tricks_seen += page.locator("#replay [data-testid=trick-winner]").count()
     assert tricks_seen >= 3
+    assert heights == sorted(heights), heights
     shot(page, f"replay-trick-phone-{game}")
     healthy(page)
 
