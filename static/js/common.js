@@ -18,6 +18,14 @@ export function t(key, vars = {}) {
   return text;
 }
 
+/** t() with the {name} in a span of its own (class "who"), which a narrow screen may cut short:
+ * the rest of the sentence stays whole. An array of text and the span, for el(). */
+export function tWho(key, vars) {
+  const [before, after] = t(key, { ...vars, name: "\u0000" }).split("\u0000");
+  if (after === undefined) return [t(key, vars)];
+  return [before, el("span", { class: "who" }, String(vars.name)), after];
+}
+
 // Plural forms, ICU's way: "{n, plural, one {# free seat} other {# free seats}}" takes the form
 // that the page's language uses for n (Intl.PluralRules: Russian has one, few and many — 1 место,
 // 2 места, 5 мест — and "other" for fractions; "=0" would match 0 exactly); # is n. A form may

@@ -2,7 +2,7 @@
 // Used by the live table and by the replay viewer. Everything comes from the engine's view and
 // the server's facts, in a model `m` = {game, nSeats, teams ([[0, 2], [1, 3]] or null), me,
 // names, seatInfo (SEATs; none in a replay), deal, toAct, replay}.
-import { t, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
+import { t, tWho, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
 
 
 /** A team's letter: team 0 is A, team 1 is B (SEAT.team). */
@@ -108,21 +108,21 @@ export function renderInfo(box, m) {
     stock.append(el("span", { class: "stock-label" }, t("mj.stock", { n: d.stock_count })));
     lines.push(stock);
     if (d.end_phase && d.phase !== "over") lines.push(el("p", { class: "banner strict", "data-testid": "end-phase" }, t("mj.end_phase"), el("span", { class: "more" }, " " + t("mj.end_phase_more"))));
-    if (d.exchanged_by !== null && d.exchanged_by !== undefined) lines.push(el("p", { class: "note" }, t("mj.exchanged", { name: m.names[d.exchanged_by] })));
+    if (d.exchanged_by !== null && d.exchanged_by !== undefined) lines.push(el("p", { class: "note" }, tWho("mj.exchanged", { name: m.names[d.exchanged_by] })));
   } else if (m.game === "black_maria") {
     lines.push(el("span", { class: "trump none" }, t("info.no_trumps")));
     if (d.phase === "pass") lines.push(el("p", { class: "phase" }, t("bmaria.pass_phase")));
   } else {
     if (d.phase === "bidding") {
       lines.push(el("p", { class: "phase" }, t("bm.bidding")));
-      lines.push(el("p", {}, d.high_bid ? t("bm.high_bid", { n: d.high_bid, name: m.names[d.high_bidder] }) : t("bm.no_bid")));
+      lines.push(el("p", {}, d.high_bid ? tWho("bm.high_bid", { n: d.high_bid, name: m.names[d.high_bidder] }) : t("bm.no_bid")));
     } else {
       // (a phone held sideways says the contract and the points short: .long and .short in the CSS)
       if (d.declarer !== null) lines.push(el("p", { class: "contract", "data-testid": "contract" }, d.contract
-        ? [el("span", { class: "long" }, t("bm.contract_line", { n: d.contract, name: m.names[d.declarer] })), el("span", { class: "short" }, t("bm.contract_short", { n: d.contract }))]
-        : t("bm.declarer_line", { n: d.high_bid, name: m.names[d.declarer] })));
-      if (d.phase === "kitty") lines.push(el("p", { class: "phase" }, t("bm.kitty_phase", { name: m.names[d.declarer], n: d.gives.length })));
-      if (d.phase === "contract") lines.push(el("p", { class: "phase" }, t("bm.contract_phase", { name: m.names[d.declarer] })));
+        ? [el("span", { class: "long" }, tWho("bm.contract_line", { n: d.contract, name: m.names[d.declarer] })), el("span", { class: "short" }, t("bm.contract_short", { n: d.contract }))]
+        : tWho("bm.declarer_line", { n: d.high_bid, name: m.names[d.declarer] })));
+      if (d.phase === "kitty") lines.push(el("p", { class: "phase" }, tWho("bm.kitty_phase", { name: m.names[d.declarer], n: d.gives.length })));
+      if (d.phase === "contract") lines.push(el("p", { class: "phase" }, tWho("bm.contract_phase", { name: m.names[d.declarer] })));
       if (d.phase === "play" || d.phase === "over") {
         lines.push(trumpBadge(d.trump));
         const points = { a: d.team_points[0], b: d.team_points[1] };

@@ -2,7 +2,7 @@
 // actions box, the result panel, the score sheet and the chat, and holds the page's own
 // controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
 // controls are in table/panels/.
-import { t, el, errorText, refusalText, actionText } from "./common.js";
+import { t, tWho, el, errorText, refusalText, actionText } from "./common.js";
 import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
@@ -144,10 +144,7 @@ function drawClocks(fresh) {
   if (table.turnDeadline === null) { timer.textContent = t("table.turn_timer", { n: room.turn_timer }); return; }
   const left = Math.max(0, Math.ceil((table.turnDeadline - performance.now()) / 1000));
   // the name in a span of its own, which a phone cuts short: the seconds left stay in sight
-  const name = seatNames(table.state)[room.turn_seat] || "";
-  const [before, after] = t("table.turn_left", { name: "\u0000", n: left }).split("\u0000");
-  if (after === undefined) timer.textContent = t("table.turn_left", { name, n: left });
-  else timer.replaceChildren(before, el("span", { class: "who" }, name), after);
+  timer.replaceChildren(...tWho("table.turn_left", { name: seatNames(table.state)[room.turn_seat] || "", n: left }));
 }
 
 // The seats to take: with partnerships, each says whose partner it makes you.

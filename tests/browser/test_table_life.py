@@ -58,10 +58,9 @@ def play_to_the_end_of_the_deal(pages, what: str) -> None:
             pages[0].wait_for_timeout(30)
 
 
-def fits(page) -> list[str]:
-    """What does not fit the screen: the page scrolls, or the hand (or the result panel) reaches
-    under the bar at the bottom or out of the window."""
-    return page.evaluate("""() => {
+#: What does not fit the screen: the page scrolls, or the hand (or the result panel) reaches
+#: under the bar at the bottom or out of the window.
+_FITS = """() => {
       const bad = [], bar = document.querySelector('.tools').getBoundingClientRect();
       const bottom = bar.top > innerHeight / 2 ? bar.top : innerHeight; // the phone's bar, at the bottom
       const main = document.querySelector('main');  // (a phone held upright scrolls the table in it)
@@ -74,7 +73,12 @@ def fits(page) -> list[str]:
           bad.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} (${innerWidth}x${innerHeight}, bar at ${Math.round(bottom)})`);
       }
       return bad;
-    }""")
+    }"""
+
+
+def fits(page) -> list[str]:
+    """See _FITS."""
+    return page.evaluate(_FITS)
 
 
 #: What lies over what in the middle of the felt: a card of the trick or its caption over a seat
@@ -215,12 +219,11 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
 
 # -- a phone -------------------------------------------------------------------------------------
 
-def assert_fits(page, phase: str, trick: bool = True, small: bool = False) -> None:
-    """The table fits a phone held upright and sideways (``small``: a small one sideways too):
-    no scrolling, the hand and the moves above the bar of tools, nothing over a seat; before
-    the play (``trick`` false) the trick takes no room."""
-    sizes = [("portrait", PHONE), ("landscape", LANDSCAPE)]
-    for name, viewport in sizes + ([("small landscape", SMALL_LANDSCAPE)] if small else []):
+def assert_fits(page, phase: str, trick: bool = True) -> None:
+    """The table fits a phone held upright and sideways, a small one too: no scrolling, the hand
+    and the moves above the bar of tools, nothing over a seat; before the play (``trick``
+    false) the trick takes no room."""
+    for name, viewport in [("portrait", PHONE), ("landscape", LANDSCAPE), ("small landscape", SMALL_LANDSCAPE)]:
         page.set_viewport_size(viewport)
         page.wait_for_timeout(50)  # one layout pass after the resize
         assert fits(page) == [], f"{phase}, {name}"
@@ -228,6 +231,17 @@ def assert_fits(page, phase: str, trick: bool = True, small: bool = False) -> No
         if not trick:
             assert page.locator("#trick").bounding_box()["height"] == 0, f"{phase}, {name}"
     page.set_viewport_size(PHONE)
+
+
+#: The result panel made taller than a small phone held sideways (eight more lines of details),
+#: laid out and measured in one step: the page does not scroll for it (it scrolls inside, at
+#: most the felt's height) and its "next deal" stays in sight within it.
+TALLER_RESULT = f"""() => {{
+  const details = document.querySelector('#result .details');
+  for (let i = 0; i < 8; i++) details.append(Object.assign(document.createElement('li'), {{ textContent: 'marriage 40' }}));
+  const panel = document.getElementById('result').getBoundingClientRect();
+  const next = document.querySelector('#result [data-testid=next-deal]').getBoundingClientRect();
+  return ({_FITS})().concat(next.bottom > panel.bottom || next.top < panel.top ? ['next deal out of sight'] : []); }}"""
 
 
 def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page):
@@ -244,6 +258,8 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
         if page.locator(RESULT).count():
             if "over" not in seen and "play" in seen:
                 assert_fits(page, "the deal's result")
+                page.set_viewport_size(SMALL_LANDSCAPE)
+                assert page.evaluate(TALLER_RESULT) == [], "a taller result on a small phone sideways"
                 seen.add("over")
             else:  # another seat won the bidding: try again
                 act(page, page.locator("[data-testid=next-deal]"))
@@ -273,7 +289,7 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
             act(page, page.locator("[data-testid=contract-button]"))
         elif my_turn(page):
             if deal["trick"] and "play" not in seen:
-                assert_fits(page, "a trick", small=True)
+                assert_fits(page, "a trick")
                 shot(page, "big-mariage-play-phone")
                 seen.add("play")
             play_first_legal(page)

@@ -48,8 +48,13 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
       el("span", {}, t(card ? "bm.give_to_card" : "bm.give_to", { name: names[to] }), card ? cardText(card) : ""),
       el("small", { class: "relation" }, relationOf(state, to)))));
   }
-  for (const g of deal.gives || []) {
-    if (g.card && (me === deal.declarer || me === g.to) && (deal.phase === "kitty" || deal.phase === "contract")) line(el("span", { class: "note" }, t("bm.given", { name: names[g.to] }), " ", cardText(g.card)));
+  // the cards given, on one line for the declarer (a small phone's screen has no room for three)
+  const given = (deal.gives || []).filter((g) => g.card && (me === deal.declarer || me === g.to));
+  if (given.length && (deal.phase === "kitty" || deal.phase === "contract")) {
+    if (me === deal.declarer) {
+      line(el("span", { class: "note", "data-testid": "given" }, t("bm.given_all"),
+        ...given.map((g, i) => [i ? " · " : " ", el("span", { class: "given" }, names[g.to], " ", cardText(g.card))])));
+    } else line(el("span", { class: "note", "data-testid": "given" }, t("bm.given", { name: names[me] }), " ", cardText(given[0].card)));
   }
   if (me !== null && deal.phase === "play" && me !== deal.declarer) {
     const g = (deal.gives || []).find((x) => x.to === me && x.card);
