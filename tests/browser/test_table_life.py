@@ -108,23 +108,36 @@ def felt_overlaps(page) -> list[str]:
 
 # -- toasts ----------------------------------------------------------------------------------------
 
+#: Every toast shown, as [its classes, its text], when it is shown: a test reads them whatever
+#: the time it takes to look (a short toast may be gone by then).
+TOASTS_SEEN = """window.toastsSeen = [];
+document.addEventListener('DOMContentLoaded', () => {
+  const box = document.getElementById('toast');
+  new MutationObserver(() => { if (!box.hidden) window.toastsSeen.push([box.className, box.textContent]); })
+    .observe(box, { attributes: true, attributeFilter: ['hidden'] });
+});
+"""
+
+
 def test_toasts_go_away_after_their_time(live, new_page):
     code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
     page = new_page(PHONE)
-    page.context.add_init_script("window.CARDROOM_TOAST_MS = 1000;")  # (seen, then gone)
+    page.context.add_init_script(TOASTS_SEEN + "window.CARDROOM_TOAST_MS = 1000;")  # (then gone)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     sit(page, live, code, "Anna", 0)
     page.wait_for_selector("[data-testid=pass-button]")
     page.click("[data-testid=copy-invite]")
-    page.wait_for_selector("#toast.info", state="visible")
+    page.wait_for_function("window.toastsSeen.length === 1")
     # the link copied; the test's server listens on the loopback: the toast says who can open it
     assert page.evaluate("navigator.clipboard.readText()") == f"{live.http}/r/{code}"
-    assert "this computer only" in page.text_content("#toast")
+    kind, text = page.evaluate("window.toastsSeen[0]")
+    assert kind == "toast info" and "this computer only" in text
     page.wait_for_selector("#toast", state="hidden", timeout=5000)
     choose_three(page)
     page.locator(".hand-row .card.playable:not(.selected)").first.click()  # a fourth
-    page.wait_for_selector("#toast.info", state="visible")
-    assert "3" in page.text_content("#toast")
+    page.wait_for_function("window.toastsSeen.length === 2")
+    kind, text = page.evaluate("window.toastsSeen[1]")
+    assert kind == "toast info" and "3" in text
     page.wait_for_selector("#toast", state="hidden", timeout=5000)
     healthy(page)
 
