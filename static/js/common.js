@@ -19,11 +19,15 @@ export function t(key, vars = {}) {
 }
 
 /** t() with the {name} in a span of its own (class "who"), which a narrow screen may cut short:
- * the rest of the sentence stays whole. An array of text and the span, for el(). */
+ * the rest of the sentence stays whole. An array of text and spans, for el(). */
 export function tWho(key, vars) {
   const [before, after] = t(key, { ...vars, name: "\u0000" }).split("\u0000");
   if (after === undefined) return [t(key, vars)];
-  return [before, el("span", { class: "who" }, String(vars.name)), after];
+  // what touches the name stays on its line ("(Boris)", "Boris:"): a line could break before a
+  // span that can be cut, leaving "(" alone at the end of a line
+  const lead = before.match(/\S*$/)[0], tail = after.match(/^\S*/)[0];
+  return [before.slice(0, before.length - lead.length),
+    el("span", { class: "named" }, lead, el("span", { class: "who" }, String(vars.name)), tail), after.slice(tail.length)];
 }
 
 // Plural forms, ICU's way: "{n, plural, one {# free seat} other {# free seats}}" takes the form

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from .conftest import LAPTOP, PHONE, fresh_name, shot
-from .test_table_life import _OVERLAPS, RESULT, choose_three, felt_overlaps, fits
+from .test_table_life import _OVERLAPS, RESULT, TOASTS_SEEN, choose_three, felt_overlaps, fits
 from .test_tables import (
     Watch,
     act,
@@ -524,3 +524,40 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
     assert any(trick for _, trick, _ in seen), seen  # (a trick on the table was among them)
     shot(page, f"small-phone-{game}-result")
     healthy(page)
+
+
+def test_a_tap_on_a_seat_badge_says_what_it_means_on_a_touch_screen(live, new_page):
+    """A touch screen shows no title on hover: a tap on "D" (the dealer), a team's letter or
+    "bot" says what it means and whose it is; with a mouse, the title does that and a click
+    says nothing."""
+    code = create_room(live, "big_mariage", ["open"] + ["bot:rules"] * 3)
+    phone = new_page(PHONE, locale="ru-RU", **TOUCH)
+    phone.context.add_init_script(TOASTS_SEEN + "window.CARDROOM_TOAST_MS = 1000;")
+    sit(phone, live, code, "Анна", 0)
+    phone.wait_for_selector(".seat .badge.dealer")
+    dealer = phone.locator(".seat:has(.badge.dealer)")
+    name = dealer.locator(".name").text_content()
+    dealer.locator(".badge.dealer").tap()
+    phone.wait_for_function("window.toastsSeen.length === 1")
+    assert phone.evaluate("window.toastsSeen[0]") == ["toast info", f"{name}: сдающий"]
+    shot(phone, "badge-tapped-phone")
+    phone.wait_for_selector("#toast", state="hidden")
+    phone.locator(".seat[data-seat='1'] .badge.team").tap()
+    phone.wait_for_function("window.toastsSeen.length === 2")
+    assert phone.evaluate("window.toastsSeen[1]") == ["toast info", "Бот 2: пара B"]
+    phone.wait_for_selector("#toast", state="hidden")  # (a toast in sight is a refusal to act())
+    # (and a name in the centre's lines, which a phone may cut short, keeps on its line what
+    # touches it: "(Анна)", "Анна,")
+    act(phone, phone.locator("[data-testid=bid-button]"))
+    phone.wait_for_selector("#info .named")
+    named = phone.locator("#info .named").all()
+    assert all(re.fullmatch(r"\(?(Анна|Бот \d)[),.:]?", n.text_content()) for n in named), \
+        [n.text_content() for n in named]
+    assert all(n.bounding_box()["height"] < 24 for n in named)
+    laptop = new_page(LAPTOP)
+    laptop.goto(f"{live.http}/r/{code}")
+    laptop.locator(".seat[data-seat='1'] .badge.team").click()
+    laptop.wait_for_timeout(300)
+    assert laptop.locator("#toast:not([hidden])").count() == 0
+    assert laptop.get_attribute(".seat[data-seat='1'] .badge.team", "title") == "team B"
+    healthy(phone, laptop)
