@@ -84,6 +84,10 @@ async function createRoom(ev) {
     $("created-code").textContent = body.code;
     $("invite-link").value = link;
     $("go-table").href = "/r/" + body.code;
+    // every other seat a bot's: nobody to invite, the link is for watching
+    const watchOnly = !seats.includes("open", 1);
+    $("created-title").textContent = t(watchOnly ? "lobby.ready" : "lobby.share");
+    $("watch-only").hidden = !watchOnly;
     $("create-form").hidden = true;
     $("created").hidden = false;
   } catch (error) {

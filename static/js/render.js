@@ -36,7 +36,7 @@ function seatExtras(m, s) {
     if (d.declarer === s) out.push(el("span", { class: "note declarer" }, t("bm.declarer")));
     const marriages = d.marriages.filter((x) => x.seat === s);
     // (a space between the chips, where a narrow seat may wrap the line)
-    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), ...marriages.flatMap((x) => [" ", el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") }, `${rankLabel("K")}${SUIT_SYMBOL[x.suit]}${rankLabel("Q")} ${x.points}`)])));
+    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), ...marriages.flatMap((x) => [" ", el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") }, `${rankLabel("K")}${SUIT_SYMBOL[x.suit]}${rankLabel("Q")}${SUIT_SYMBOL[x.suit]} ${x.points}`)])));
   }
   if (d.tricks_won) out.push(el("span", { class: "note tricks" }, t("seat.tricks", { n: d.tricks_won[s] })));
   if (!m.teams && d.scores) out.push(el("span", { class: "note pts" }, t(m.game === "black_maria" ? "seat.penalty" : "seat.points", { n: d.scores[s] })));

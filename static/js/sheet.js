@@ -35,7 +35,7 @@ function detailsBigMariage(sum, i, names, contract) {
   }
   parts.push(t("sheet.card_points", { n: team.card_points }));
   for (const m of team.marriages) parts.push(el("span", { class: "combo" }, t("sheet.marriage", { suit: SUIT_SYMBOL[m.suit], n: m.points })));
-  if (team.rounded !== undefined) parts.push(t("sheet.rounded", { raw: team.points, n: team.rounded }));
+  if (team.rounded !== undefined && team.rounded !== team.points) parts.push(t("sheet.rounded", { raw: team.points, n: team.rounded }));
   return parts;
 }
 

@@ -55,8 +55,9 @@ def text_card(card: str, lang: str) -> list:
 
 
 def marriage_text(suit: str, points: int, lang: str) -> list:
-    """A Big Mariage seat's marriage note: king and queen of the suit, then the points."""
-    return [f"{SHOWN_RANK[lang]['K']}{SYMBOL[suit]}{SHOWN_RANK[lang]['Q']} {points}", suit in RED]
+    """A Big Mariage seat's marriage note: king and queen of the suit (each with its suit: "К♣Д"
+    read as the king of clubs and a queen), then the points."""
+    return [f"{SHOWN_RANK[lang]['K']}{SYMBOL[suit]}{SHOWN_RANK[lang]['Q']}{SYMBOL[suit]} {points}", suit in RED]
 
 
 # What the page shows, as the reader sees it (innerText), of one card element.

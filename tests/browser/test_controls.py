@@ -104,7 +104,8 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
         won = "★" in page.text_content(f"[data-testid=result-side-{seat}] h3")
         assert won == (seat in over["winners"]), (seat, over["winners"])
     winner_names = [["Anna", "Bot 2", "Bot 3"][w] for w in over["winners"]]
-    assert page.text_content("[data-testid=match-over]") == f"The match is over. Winner: {', '.join(winner_names)}"
+    said = "Winner" if len(winner_names) == 1 else "Winners"  # (equal lowest totals share the win)
+    assert page.text_content("[data-testid=match-over]") == f"The match is over. {said}: {', '.join(winner_names)}"
     # "Last trick" shows the deal's last trick, in place of the panel, until pressed again
     released = page.eval_on_selector("[data-testid=last-trick-button]", "b => getComputedStyle(b).backgroundColor")
     page.click("[data-testid=last-trick-button]")

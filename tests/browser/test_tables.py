@@ -173,6 +173,9 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     page.wait_for_selector("#created:not([hidden])")
     code = page.text_content("#created-code")
     assert page.input_value("#invite-link").endswith("/r/" + code)
+    # every other seat a bot's: nobody to invite, the link is for watching
+    assert page.text_content("#created-title") == "Your table is ready"
+    assert page.is_visible("#watch-only")
     shot(page, "lobby-created")
     page.click("#go-table")
 
