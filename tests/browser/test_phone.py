@@ -112,6 +112,10 @@ def test_a_whole_big_mariage_match_on_two_laptops_and_two_phones(paused, new_pag
             shown = p.text_content(f"[data-testid=result-total-{i}]")
             assert re.search(r"-?\d+", shown).group() == str(total), shown
         assert p.locator("[data-testid=rematch]").count() == 1
+        # a pair won: "Winners", "Победители"; a rounding is said only where it changes the points
+        assert re.search(r"Winners: |Победители: ", p.text_content("[data-testid=match-over]"))
+        for before, after in re.findall(r"(-?\d+) → (-?\d+)", p.text_content("#result")):
+            assert before != after, f"{before} → {after}"
         sheet_matches_the_server(p)
         if s in phones:
             assert fits(p) == [], f"{names[s]}'s phone, the match's result"
