@@ -18,7 +18,8 @@ function detailsBlackMaria(sum, i) {
 
 function detailsMarjolet(sum, i) {
   const s = sum.seats[i], parts = [t("sheet.card_points", { n: s.card_points })];
-  for (const c of s.combinations) parts.push(el("span", { class: "combo" }, combinationName(c.name), " ", cardsText(c.cards), ` ${c.points}`));
+  // (the cards and their points on one line: the points had wrapped alone under them)
+  for (const c of s.combinations) parts.push(el("span", { class: "combo" }, combinationName(c.name), " ", el("span", { class: "scored" }, cardsText(c.cards), ` ${c.points}`)));
   if (s.dix) parts.push(t("sheet.dix", { n: s.dix }));
   if (s.turn_up_bonus) parts.push(t("sheet.turn_up", { n: s.turn_up_bonus }));
   if (s.last_trick) parts.push(t("sheet.last_trick", { n: s.last_trick }));

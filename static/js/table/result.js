@@ -24,9 +24,10 @@ export function drawResult({ names, teams, send }) {
   }
   const labels = columnLabels(teams, names);
   const last = m.deals[m.deals.length - 1];
-  const winners = { names: m.winners.map((w) => labels[w]).join(", "), n: teams ? 2 : m.winners.length }; // (a pair: "winners")
+  const winners = m.winners.map((w) => labels[w]).join(", ");
+  const many = teams || m.winners.length > 1;  // (a pair wins together: "winners")
   const title = m.finished
-    ? el("h2", { id: "result-title", class: "banner match-over", "data-testid": "match-over" }, t("table.match_over", winners))
+    ? el("h2", { id: "result-title", class: "banner match-over", "data-testid": "match-over" }, t(many ? "table.match_over_many" : "table.match_over", { names: winners }))
     : el("h2", { id: "result-title" }, t("result.deal_over", { n: m.deals.length }));
   box.replaceChildren(...[title, headline(m.game, last.summary, names),
     m.finished ? el("h3", { class: "last-deal" }, t("result.last_deal", { n: m.deals.length })) : null,
