@@ -21,8 +21,9 @@ export function t(key, vars = {}) {
 /** t() with the {name} in a span of its own (class "who"), which a narrow screen may cut short:
  * the rest of the sentence stays whole. An array of text and spans, for el(). */
 export function tWho(key, vars) {
-  const [before, after] = t(key, { ...vars, name: "\u0000" }).split("\u0000");
-  if (after === undefined) return [t(key, vars)];
+  const parts = t(key, { ...vars, name: "\u0000" }).split("\u0000");
+  if (parts.length !== 2) return [t(key, vars)];  // (no name, or two: said as plain text)
+  const [before, after] = parts;
   // what touches the name stays on its line ("(Boris)", "Boris:"): a line could break before a
   // span that can be cut, leaving "(" alone at the end of a line
   const lead = before.match(/\S*$/)[0], tail = after.match(/^\S*/)[0];

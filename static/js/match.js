@@ -40,9 +40,11 @@ async function startReplay() {
   // does not pull the page (and the buttons under a thumb) up.
   let tallest = { width: 0, height: 0 };
   const keepHeight = () => {
-    felt.style.minHeight = "";
-    if (felt.clientWidth !== tallest.width) tallest = { width: felt.clientWidth, height: 0 };
-    tallest.height = Math.max(tallest.height, felt.getBoundingClientRect().height);
+    if (felt.clientWidth !== tallest.width) {
+      felt.style.minHeight = "";
+      tallest = { width: felt.clientWidth, height: 0 };
+    }
+    tallest.height = Math.max(tallest.height, felt.getBoundingClientRect().height);  // (border-box)
     felt.style.minHeight = tallest.height + "px";
   };
   const show = (k) => {

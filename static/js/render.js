@@ -117,7 +117,7 @@ export function renderInfo(box, m) {
       lines.push(el("p", { class: "phase" }, t("bm.bidding")));
       lines.push(el("p", {}, d.high_bid ? tWho("bm.high_bid", { n: d.high_bid, name: m.names[d.high_bidder] }) : t("bm.no_bid")));
     } else {
-      // (a phone held sideways says the contract and the points short: .long and .short in the CSS)
+      // (a phone says the contract and the points short: .long and .short in the CSS)
       if (d.declarer !== null) lines.push(el("p", { class: "contract", "data-testid": "contract" }, d.contract
         ? [el("span", { class: "long" }, tWho("bm.contract_line", { n: d.contract, name: m.names[d.declarer] })), el("span", { class: "short" }, t("bm.contract_short", { n: d.contract }))]
         : tWho("bm.declarer_line", { n: d.high_bid, name: m.names[d.declarer] })));

@@ -222,10 +222,10 @@ $("copy-invite").addEventListener("click", async () => {
   const copied = t("lobby.copied") + (app.dataset.loopback ? " " + t("lobby.invite_local") : "");
   try { await navigator.clipboard.writeText(link); toast(copied, "info"); } catch { toast(link, "info"); }
 });
-// A touch screen shows no title on hover: a tap on a seat's badge ("D", "A", "bot") says what it
-// means, and whose it is.
+// A touch screen shows no title on hover: a tap on a seat's badge ("D", "A", "bot") or its
+// presence dot says what it means, and whose it is.
 $("felt").addEventListener("click", (ev) => {
-  const badge = ev.target.closest(".seat [title]");
+  const badge = ev.target.closest(".seat :is(.badge, .dot)[title]");
   if (!badge || !matchMedia("(hover: none)").matches) return;
   const seat = badge.closest(".seat");
   toast(`${seat.querySelector(".name").textContent}: ${badge.title}`, "info");

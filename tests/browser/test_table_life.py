@@ -5,6 +5,8 @@ your turn told by the tab (see conftest.py for the set-up)."""
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -114,7 +116,7 @@ TOASTS_SEEN = """window.toastsSeen = [];
 document.addEventListener('DOMContentLoaded', () => {
   const box = document.getElementById('toast');
   new MutationObserver(() => { if (!box.hidden) window.toastsSeen.push([box.className, box.textContent]); })
-    .observe(box, { attributes: true, attributeFilter: ['hidden'] });
+    .observe(box, { attributes: true, attributeFilter: ['hidden'], childList: true });  // (shown, or replaced)
 });
 """
 
@@ -298,6 +300,9 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
             act(page, page.locator("[data-testid^=give-]:not([disabled])").first)
         elif page.locator("[data-testid=contract-button]").count():
             assert_fits(page, "the contract", trick=False)
+            # the cards given, on one line: "Given: 10♠ → Bot 2 · Q♠ → Bot 3 · K♥ → Bot 4"
+            given = page.text_content("[data-testid=given]")
+            assert re.fullmatch(r"Given: \S+ → Bot 2 · \S+ → Bot 3 · \S+ → Bot 4", given), given
             seen.add("contract")
             act(page, page.locator("[data-testid=contract-button]"))
         elif my_turn(page):

@@ -112,7 +112,8 @@ def play_first_legal(page, last: bool = False) -> bool:
     """Play the first playable card (``last``: the last one, the lowest of the hand's last
     suit, which seldom wins the trick) and wait for the server's answer (a Big Mariage card
     that could call trumps is led without calling). Nothing when the table does not ask for a
-    card: a new deal's passing may have just begun, where a click only chooses a card to give."""
+    card: a new deal's passing may have just begun, where a click only chooses a card to give
+    (while it asks for one, nothing else moves on until the card is played)."""
     first = page.evaluate("""(last) => {
         const s = window.cardroomTable.state;
         if (!(s && s.match && s.match.moves && s.match.moves.play)) return null;

@@ -53,8 +53,8 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   if (given.length && (deal.phase === "kitty" || deal.phase === "contract")) {
     if (me === deal.declarer) {
       line(el("span", { class: "note", "data-testid": "given" }, t("bm.given_all"),
-        ...given.map((g, i) => [i ? " · " : " ", el("span", { class: "given" }, names[g.to], " ", cardText(g.card))])));
-    } else line(el("span", { class: "note", "data-testid": "given" }, t("bm.given", { name: names[me] }), " ", cardText(given[0].card)));
+        ...given.map((g, i) => [i ? " · " : " ", el("span", { class: "given" }, cardText(g.card), " → ", names[g.to])])));
+    } else line(el("span", { class: "note", "data-testid": "given" }, t("bm.you_got", { name: names[deal.declarer] }), " ", cardText(given[0].card)));
   }
   if (me !== null && deal.phase === "play" && me !== deal.declarer) {
     const g = (deal.gives || []).find((x) => x.to === me && x.card);
