@@ -222,7 +222,7 @@ $("copy-invite").addEventListener("click", async () => {
   const copied = t("lobby.copied") + (app.dataset.loopback ? " " + t("lobby.invite_local") : "");
   try { await navigator.clipboard.writeText(link); toast(copied, "info"); } catch { toast(link, "info"); }
 });
-// A touch screen shows no title on hover: a tap on a seat's badge ("D", "A", "bot") or its
+// A touch screen shows no title on hover: a tap on a seat's badge ("D", "A", "strong bot") or its
 // presence dot says what it means, and whose it is.
 $("felt").addEventListener("click", (ev) => {
   const badge = ev.target.closest(".seat :is(.badge, .dot)[title]");

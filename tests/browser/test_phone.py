@@ -260,9 +260,11 @@ FULLEST_MARJOLET = f"""() => {{
   }}
   shown.querySelectorAll('.card').forEach((card) => card.remove());
   for (const card of [...document.querySelectorAll('.hand-row .card')].slice(0, 6)) shown.append(card.cloneNode(true));
-  const note = document.createElement('p'); note.className = 'note';
-  note.textContent = 'Семёрка козырей обменяна (' + top.querySelector('.name').textContent + ')';
-  document.getElementById('info').append(note);
+  if (!document.querySelector('#info .note')) {{  // (unless the dix was exchanged in this deal)
+    const note = document.createElement('p'); note.className = 'note';
+    note.textContent = 'Семёрка козырей обменяна (' + top.querySelector('.name').textContent + ')';
+    document.getElementById('info').append(note);
+  }}
   const name = top.querySelector('.name');
   return ({_OVERLAPS})().concat(name.scrollWidth > name.clientWidth ? ['the top name cut'] : []); }}"""
 
