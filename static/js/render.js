@@ -16,8 +16,8 @@ function seatBadges(m, s) {
   const team = m.teams ? m.teams.findIndex((members) => members.includes(s)) : -1;
   if (team >= 0) badges.push(el("span", { class: "badge team team" + team, title: t("seat.team", { n: teamLetter(team) }) }, teamLetter(team)));
   if (team >= 0 && !m.replay && s !== m.me && m.teams[team].includes(m.me)) badges.push(el("span", { class: "badge partner", "data-testid": "partner-" + s }, t("rel.partner_short")));
+  // (a bot's name says it is one, "Bot 2": a badge says only that it stands in, or is the strong one)
   if (info.standin) badges.push(el("span", { class: "badge standin", title: t("seat.standin"), "data-testid": "standin-badge-" + s }, t("seat.standin_short")));
-  // (a bot's name says it is one, "Bot 2"; a badge says only that it is the strong one)
   else if (info.kind === "bot" && info.bot === "strong") badges.push(el("span", { class: "badge bot strong", title: t("seat.strong"), "data-testid": "strong-badge-" + s }, t("seat.strong_short")));
   if (!m.replay && info.kind === "human") badges.push(el("span", { class: "dot " + (info.connected ? "on" : "off"), title: info.connected ? t("seat.connected") : t("seat.disconnected"), "data-testid": "presence-" + s }));
   if (!m.replay && info.kind === "human" && !info.connected && !info.standin) badges.push(el("span", { class: "badge away", "data-testid": "away-" + s }, t("seat.disconnected")));
