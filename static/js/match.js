@@ -27,11 +27,11 @@ async function startReplay() {
   if (!r.ok) { box.textContent = t("error.generic"); return; }
   const data = await r.json();
   const frames = data.frames;
-  const felt = el("section", { class: "felt replay-felt" },
-    el("div", { class: "seat-slot", dataset: { pos: "top" } }), el("div", { class: "seat-slot", dataset: { pos: "left" } }),
+  const felt = el("section", { class: "felt replay-felt", dataset: { seats: String(data.seats) } },
+    el("div", { class: "seat-slot beside", dataset: { pos: "top" } }), el("div", { class: "seat-slot", dataset: { pos: "left" } }),
     el("div", { class: "seat-slot", dataset: { pos: "right" } }),
     el("div", { class: "centre" }, el("div", { class: "info" }), el("div", { class: "trick" })),
-    el("div", { class: "seat-slot", dataset: { pos: "bottom" } }));
+    el("div", { class: "seat-slot beside", dataset: { pos: "bottom" } }));
   box.append(felt);
   const slider = $("rp-slider");
   slider.max = String(frames.length - 1);
@@ -60,7 +60,7 @@ async function startReplay() {
     $("rp-where").textContent = t("replay.where", { deal: f.deal + 1, deals: frames[frames.length - 1].deal + 1, step: i + 1, steps: frames.length });
     const line = $("rp-action");
     line.replaceChildren(...(f.action ? actionText(f.seat, f.action, names) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
-    line.append(" · ", t("replay.totals", { totals: f.totals.join(" : ") }));
+    line.append(" · ", el("span", { class: "totals" }, t("replay.totals", { totals: f.totals.join(" : ") })));
     if ($("rp-mark")) showMark($("rp-mark"), analysis, frames, i, names);
     keepHeight();
   };

@@ -1,6 +1,7 @@
-"""Every page passes axe-core's WCAG 2 A/AA rules, at 1280×860 and 390×844, in English and
-Russian: axe-core (the npm package pinned in package.json, installed by scripts/ensure-axe.sh)
-is injected into each page and run, and each test fails with the list of what it found.
+"""Every page passes axe-core's WCAG 2 A/AA rules, at 1280×860 and 390×844 (the replay at 844×390
+too), in English and Russian: axe-core (the npm package pinned in package.json, installed by
+scripts/ensure-axe.sh) is injected into each page and run, and each test fails with the list of
+what it found.
 
 The tables are played by one person against bots on a server of this module's own whose deal
 summaries stay until the person asks for the next deal (deal_pause), so that each phase can be
@@ -33,6 +34,7 @@ pytestmark = pytest.mark.browser
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 SIZES = {"laptop": LAPTOP, "phone": PHONE}
+PHONE_SIDEWAYS = {"width": PHONE["height"], "height": PHONE["width"]}  # (the replay beside its buttons)
 LOCALES = {"en": "en-GB", "ru": "ru-RU"}
 #: The one exemption, rule -> the elements it leaves out, and why. The cards of the hand are
 #: buttons whose face shows the card as symbols (K♠ in two corners and the pip) and whose name is
@@ -158,7 +160,7 @@ def test_lobby_history_match_rules_and_missing_pages(held, new_page, audit, lang
             break
         page.click("[data-testid=replay-next]")
     assert page.locator("#replay .trick .card").count() >= 2
-    audit(page, "match page and replay")
+    audit(page, "match page and replay", sizes={**SIZES, "phone sideways": PHONE_SIDEWAYS})
     page.goto(held.http + "/rules")
     audit(page, "rules")
     page.goto(held.http + "/players/Anna")

@@ -12,7 +12,16 @@ import httpx
 import pytest
 
 from .conftest import LAPTOP, PHONE, fresh_name, shot
-from .test_table_life import _OVERLAPS, RESULT, TOASTS_SEEN, choose_three, felt_overlaps, fits
+from .test_table_life import (
+    _OVERLAPS,
+    LANDSCAPE,
+    RESULT,
+    SMALL_LANDSCAPE,
+    TOASTS_SEEN,
+    choose_three,
+    felt_overlaps,
+    fits,
+)
 from .test_tables import (
     Watch,
     act,
@@ -244,6 +253,52 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
     assert tricks_seen >= 3
     assert heights == sorted(heights), heights
     shot(page, f"replay-trick-phone-{game}")
+    healthy(page)
+
+
+#: Every step of a replay on a phone held sideways, taken and measured in one go: what lies over
+#: what on the felt, and, where the whole felt must be on the screen, what is off it or covers it.
+SIDEWAYS_REPLAY = """(whole) => {
+  const box = (e) => e.getBoundingClientRect(), wrong = [];
+  const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const screen = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
+  const felt = document.querySelector('#replay .felt'), steps = Number(document.getElementById('rp-slider').max);
+  for (let step = 1; step <= steps && wrong.length < 5; step++) {
+    document.getElementById('rp-next').click();
+    const where = document.getElementById('rp-where').textContent + ': ';
+    for (const id of ['rp-prev', 'rp-next', 'rp-action']) {
+      const r = box(document.getElementById(id));
+      if (!inside(r, screen) || meet(r, box(felt))) wrong.push(where + id + ' not in sight beside the felt');
+    }
+    if (whole && !inside(box(felt), screen)) wrong.push(where + 'the felt off the screen');
+    const seats = [...felt.querySelectorAll('.seat')];
+    const centre = [...felt.querySelectorAll('.centre .info > *, .trick .card, .trick-caption')].filter((e) => box(e).width);
+    seats.forEach((seat, i) => {
+      if (!inside(box(seat), box(felt))) wrong.push(where + 'a seat out of the felt');
+      for (const other of seats.slice(i + 1).concat(centre))
+        if (meet(box(seat), box(other))) wrong.push(where + 'a seat over ' + (other.className || other.textContent));
+    });
+  }
+  return wrong; }"""
+
+
+@pytest.mark.parametrize("game, size, locale", [
+    ("marjolet", LANDSCAPE, "en-GB"), ("black_maria", LANDSCAPE, "ru-RU"), ("big_mariage", LANDSCAPE, "ru-RU"),
+    ("big_mariage", SMALL_LANDSCAPE, "en-GB"), ("black_maria", SMALL_LANDSCAPE, "en-GB")],
+    ids=["marjolet-844", "black_maria-844", "big_mariage-844", "big_mariage-640", "black_maria-640"])
+def test_a_replay_on_a_phone_held_sideways_keeps_its_buttons_beside_its_felt(live, new_page, game, size, locale):
+    """The felt the screen's height, and beside it the step buttons and what the step did, so that
+    stepping through a match needs no scrolling; on a small phone seventeen open hands a seat may
+    make the felt taller than the screen, never one part over another."""
+    matches = httpx.get(f"{live.http}/api/matches?game={game}&status=finished").json()["matches"]
+    page = new_page(size, locale=locale, **TOUCH)
+    page.goto(f"{live.http}/matches/{matches[0]['id']}")
+    page.wait_for_selector("#replay .seat")
+    page.evaluate("document.getElementById('replay').scrollIntoView()")
+    whole = size == LANDSCAPE
+    assert page.evaluate(SIDEWAYS_REPLAY, whole) == []
+    shot(page, f"replay-sideways-{game}-{size['width']}")
     healthy(page)
 
 
