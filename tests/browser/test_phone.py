@@ -14,6 +14,7 @@ import pytest
 from .conftest import LAPTOP, PHONE, fresh_name, shot
 from .test_table_life import (
     _OVERLAPS,
+    BIG_LANDSCAPE,
     LANDSCAPE,
     RESULT,
     SMALL_LANDSCAPE,
@@ -325,8 +326,8 @@ FULLEST_MARJOLET = f"""() => {{
 
 
 @pytest.mark.parametrize("game, viewport", [
-    ("marjolet", {"width": 844, "height": 390}), ("marjolet", {"width": 640, "height": 360}),
-    ("black_maria", {"width": 640, "height": 360})], ids=["marjolet-844", "marjolet-640", "black_maria-640"])
+    ("marjolet", LANDSCAPE), ("marjolet", SMALL_LANDSCAPE), ("black_maria", SMALL_LANDSCAPE),
+    ("marjolet", BIG_LANDSCAPE)], ids=["marjolet-844", "marjolet-640", "black_maria-640", "marjolet-932"])
 def test_a_phone_held_sideways_lays_the_trick_beside_the_trumps_and_over_no_seat(
         live, new_page, game, viewport):
     seats = ["open", "bot:rules"] + (["bot:rules"] if game == "black_maria" else [])

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.browser
 
 LANDSCAPE = {"width": 844, "height": 390}
 SMALL_LANDSCAPE = {"width": 640, "height": 360}
+BIG_LANDSCAPE = {"width": 932, "height": 430}  # (the largest phones)
 RESULT = "#result:not([hidden])"
 # Every sentence the page gives screen readers (#announce), kept in window.__said.
 SAID = """window.__said = [];
@@ -235,10 +236,11 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
 # -- a phone -------------------------------------------------------------------------------------
 
 def assert_fits(page, phase: str, trick: bool = True) -> None:
-    """The table fits a phone held upright and sideways, a small one too: no scrolling, the hand
-    and the moves above the bar of tools, nothing over a seat; before the play (``trick``
-    false) the trick takes no room."""
-    for name, viewport in [("portrait", PHONE), ("landscape", LANDSCAPE), ("small landscape", SMALL_LANDSCAPE)]:
+    """The table fits a phone held upright and sideways, a small one and a big one too: no
+    scrolling, the hand and the moves above the bar of tools, nothing over a seat; before the play
+    (``trick`` false) the trick takes no room."""
+    for name, viewport in [("portrait", PHONE), ("landscape", LANDSCAPE), ("small landscape", SMALL_LANDSCAPE),
+                           ("big landscape", BIG_LANDSCAPE)]:
         page.set_viewport_size(viewport)
         page.wait_for_timeout(50)  # one layout pass after the resize
         assert fits(page) == [], f"{phase}, {name}"
