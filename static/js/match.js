@@ -28,16 +28,23 @@ async function startReplay() {
   const data = await r.json();
   const frames = data.frames;
   const felt = el("section", { class: "felt replay-felt", dataset: { seats: String(data.seats) } },
-    el("div", { class: "seat-slot beside", dataset: { pos: "top" } }), el("div", { class: "seat-slot", dataset: { pos: "left" } }),
+    el("div", { class: "seat-slot", dataset: { pos: "top" } }), el("div", { class: "seat-slot", dataset: { pos: "left" } }),
     el("div", { class: "seat-slot", dataset: { pos: "right" } }),
     el("div", { class: "centre" }, el("div", { class: "info" }), el("div", { class: "trick" })),
-    el("div", { class: "seat-slot beside", dataset: { pos: "bottom" } }));
+    el("div", { class: "seat-slot", dataset: { pos: "bottom" } }));
   box.append(felt);
+  // Held sideways (the stylesheet's query), the felt is short: the top and bottom seats put
+  // their names beside their cards; upright, over them (beside a name, seventeen open cards
+  // wrapped into a column).
+  const sideways = matchMedia("(max-height: 500px) and (orientation: landscape)");
+  const placeNames = () => felt.querySelectorAll(".seat-slot:is([data-pos=top], [data-pos=bottom])")
+    .forEach((slot) => slot.classList.toggle("beside", sideways.matches));
+  placeNames();
   const slider = $("rp-slider");
   slider.max = String(frames.length - 1);
   let i = 0, timer = null;
   // The felt keeps the greatest height it has had at its width: a step to a shorter position
-  // does not pull the page (and the buttons under a thumb) up.
+  // does not pull the page (and the buttons under a thumb) up. Turned, it starts again.
   let tallest = { width: 0, height: 0 };
   const keepHeight = () => {
     if (felt.clientWidth !== tallest.width) {
@@ -47,6 +54,7 @@ async function startReplay() {
     tallest.height = Math.max(tallest.height, felt.getBoundingClientRect().height);  // (border-box)
     felt.style.minHeight = tallest.height + "px";
   };
+  addEventListener("resize", () => { placeNames(); keepHeight(); });
   const show = (k) => {
     i = Math.max(0, Math.min(frames.length - 1, k));
     slider.value = String(i);

@@ -303,6 +303,29 @@ def test_a_replay_on_a_phone_held_sideways_keeps_its_buttons_beside_its_felt(liv
     healthy(page)
 
 
+def test_a_replay_turned_sideways_and_back_lays_its_seats_out_for_each(live, new_page):
+    """Turned, the felt fits the new screen at once (not at the next step); the top and bottom
+    seats put their names beside their cards sideways and over them upright, where the cards a
+    Marjolet seat showed keep their label."""
+    matches = httpx.get(f"{live.http}/api/matches?game=marjolet&status=finished").json()["matches"]
+    page = new_page(PHONE, locale="ru-RU", **TOUCH)
+    page.goto(f"{live.http}/matches/{matches[0]['id']}")
+    page.wait_for_selector("#replay .seat")
+    assert page.evaluate("""() => { const next = document.getElementById('rp-next');
+      for (let k = 0; k < 300 && !document.querySelector('#replay .declared'); k++) next.click();
+      return !!document.querySelector('#replay .declared'); }""")
+    label = page.locator("#replay .declared .label").first
+    assert label.bounding_box()["width"] > 10 and page.locator("#replay .beside").count() == 0
+    page.set_viewport_size(LANDSCAPE)
+    page.evaluate("document.getElementById('replay').scrollIntoView()")
+    felt = page.locator("#replay .felt").bounding_box()
+    assert 0 <= felt["y"] and felt["y"] + felt["height"] <= LANDSCAPE["height"], felt
+    assert page.locator("#replay .beside").count() == 2
+    page.set_viewport_size(PHONE)
+    assert label.bounding_box()["width"] > 10 and page.locator("#replay .beside").count() == 0
+    healthy(page)
+
+
 #: Marjolet's felt at its fullest, laid out and measured in one step (no redraw between): the top
 #: seat showing six declared cards (three marriages, say), and the note that it
 #: exchanged the dix. What lies over what (see _OVERLAPS), and whether the top seat's name is cut.
@@ -325,19 +348,30 @@ FULLEST_MARJOLET = f"""() => {{
   return ({_OVERLAPS})().concat(name.scrollWidth > name.clientWidth ? ['the top name cut'] : []); }}"""
 
 
-#: The side seats' counts broken over two lines or cut at the seat's edge.
-SIDE_COUNTS_BROKEN = """() => [...document.querySelectorAll(
-    '.seat-slot:is([data-pos=left], [data-pos=right]) .extras :is(.tricks, .pts, .bid)')]
-  .filter((e) => {
-    const text = document.createRange(); text.selectNodeContents(e);
-    const lines = new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size;
-    return lines > 1 || e.getBoundingClientRect().right > e.closest('.seat').getBoundingClientRect().right + 0.5; })
-  .map((e) => e.textContent)"""
+#: What the side seats say under their names, where any is cut at the seat's edge or (the counts:
+#: "tricks: 0") broken over two lines; and how many side seats there are. Given a word, each
+#: seat's first line says it first (Black Maria's widest, "выбирает…", is on only while a seat
+#: chooses), measured in the same step.
+SIDE_SEATS_CUT = """(word) => {
+  const seats = [...document.querySelectorAll('.seat-slot:is([data-pos=left], [data-pos=right]) .seat')];
+  if (word) seats.forEach((seat) => { seat.querySelector('.extras > *').textContent = word; });
+  const lines = (e) => { const text = document.createRange(); text.selectNodeContents(e);
+    return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size; };
+  const cut = seats.flatMap((seat) => [...seat.querySelectorAll('.extras > *')].filter((e) =>
+    e.getBoundingClientRect().right > seat.getBoundingClientRect().right + 0.5
+    || (e.matches('.tricks, .pts, .bid') && lines(e) > 1)).map((e) => e.textContent));
+  return { seats: seats.length, cut }; }"""
+
+
+def side_seats_whole(page, game, word=None):
+    said = page.evaluate(SIDE_SEATS_CUT, word)
+    assert said == {"seats": 0 if game == "marjolet" else 2, "cut": []}
 
 
 @pytest.mark.parametrize("game, viewport", [
     ("marjolet", LANDSCAPE), ("marjolet", SMALL_LANDSCAPE), ("black_maria", SMALL_LANDSCAPE),
-    ("marjolet", BIG_LANDSCAPE)], ids=["marjolet-844", "marjolet-640", "black_maria-640", "marjolet-932"])
+    ("marjolet", BIG_LANDSCAPE), ("black_maria", BIG_LANDSCAPE)],
+    ids=["marjolet-844", "marjolet-640", "black_maria-640", "marjolet-932", "black_maria-932"])
 def test_a_phone_held_sideways_lays_the_trick_beside_the_trumps_and_over_no_seat(
         live, new_page, game, viewport):
     seats = ["open", "bot:rules"] + (["bot:rules"] if game == "black_maria" else [])
@@ -348,6 +382,7 @@ def test_a_phone_held_sideways_lays_the_trick_beside_the_trumps_and_over_no_seat
     while tricks < 3:
         watch()
         if page.locator("[data-testid=pass-button]").count():
+            side_seats_whole(page, game, "выбирает…")
             choose_three(page)
             act(page, page.locator("[data-testid=pass-button]"))
         elif page.locator("[data-testid=draw]").count():
@@ -357,7 +392,7 @@ def test_a_phone_held_sideways_lays_the_trick_beside_the_trumps_and_over_no_seat
                 tricks += 1
                 shot(page, f"sideways-{game}-{viewport['width']}")
                 assert felt_overlaps(page) == [], page.text_content("#trick")
-                assert page.evaluate(SIDE_COUNTS_BROKEN) == []
+                side_seats_whole(page, game)
                 if game == "marjolet" and tricks == 3:  # (the table redraws it as it was next)
                     assert page.evaluate(FULLEST_MARJOLET) == []
             elif page.locator("#toggle-last:not([disabled])").count():  # a whole trick, its winner
