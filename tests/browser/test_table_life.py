@@ -109,6 +109,21 @@ def felt_overlaps(page) -> list[str]:
     return page.evaluate(_OVERLAPS)
 
 
+#: What the side seats say under their names, where any is cut at the seat's edge, and their
+#: counts ("tricks: 0") broken over two lines; and how many side seats there are. Given a word,
+#: each seat's first line says it first (Black Maria's widest, "выбирает…", is on only while a
+#: seat chooses), measured in the same step.
+SIDE_SEATS_CUT = """(word) => {
+  const seats = [...document.querySelectorAll('.seat-slot:is([data-pos=left], [data-pos=right]) .seat')];
+  if (word) seats.forEach((seat) => { seat.querySelector('.extras > *').textContent = word; });
+  const lines = (e) => { const text = document.createRange(); text.selectNodeContents(e);
+    return new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size; };
+  const said = seats.flatMap((seat) => [...seat.querySelectorAll('.extras > *')]);
+  const cut = said.filter((e) => e.getBoundingClientRect().right > e.closest('.seat').getBoundingClientRect().right + 0.5);
+  const broken = said.filter((e) => e.matches('.tricks, .pts, .bid') && lines(e) > 1);
+  return { seats: seats.length, cut: cut.map((e) => e.textContent), broken: broken.map((e) => e.textContent) }; }"""
+
+
 # -- toasts ----------------------------------------------------------------------------------------
 
 #: Every toast shown, as [its classes, its text], when it is shown: a test reads them whatever
@@ -237,14 +252,15 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
 
 def assert_fits(page, phase: str, trick: bool = True) -> None:
     """The table fits a phone held upright and sideways, a small one and a big one too: no
-    scrolling, the hand and the moves above the bar of tools, nothing over a seat; before the play
-    (``trick`` false) the trick takes no room."""
+    scrolling, the hand and the moves above the bar of tools, nothing over a seat, nothing a side
+    seat says cut; before the play (``trick`` false) the trick takes no room."""
     for name, viewport in [("portrait", PHONE), ("landscape", LANDSCAPE), ("small landscape", SMALL_LANDSCAPE),
                            ("big landscape", BIG_LANDSCAPE)]:
         page.set_viewport_size(viewport)
         page.wait_for_timeout(50)  # one layout pass after the resize
         assert fits(page) == [], f"{phase}, {name}"
         assert felt_overlaps(page) == [], f"{phase}, {name}"
+        assert page.evaluate(SIDE_SEATS_CUT, "взяток: 10")["cut"] == [], f"{phase}, {name}"  # (the widest count)
         if not trick:
             assert page.locator("#trick").bounding_box()["height"] == 0, f"{phase}, {name}"
     page.set_viewport_size(PHONE)
