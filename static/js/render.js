@@ -151,6 +151,10 @@ export function renderTrick(box, m, shown) {
     c.dataset.seat = String(seat);
     box.append(c);
   });
-  if (shown) box.append(el("div", { class: "trick-caption", "data-testid": "trick-winner" }, t("trick.won_by", { name: m.names[shown.winner] })));
-  else if (cards.length && d.leader !== null && d.leader !== undefined) box.append(el("div", { class: "trick-caption subtle" }, t("trick.led_by", { name: m.names[d.leader] })));
+  if (shown) {
+    // (said short where the trick is narrow: "Взятку берёт Бот 2" had been cut to "Взятку бе…")
+    const won = { name: m.names[shown.winner] };
+    box.append(el("div", { class: "trick-caption", "data-testid": "trick-winner" },
+      el("span", { class: "long" }, t("trick.won_by", won)), el("span", { class: "short" }, t("trick.won_by_short", won))));
+  } else if (cards.length && d.leader !== null && d.leader !== undefined) box.append(el("div", { class: "trick-caption subtle" }, t("trick.led_by", { name: m.names[d.leader] })));
 }

@@ -384,8 +384,10 @@ def test_a_phone_held_sideways_lays_the_trick_beside_the_trumps_and_over_no_seat
                     assert page.evaluate(FULLEST_MARJOLET) == []
             elif page.locator("#toggle-last:not([disabled])").count():  # a whole trick, its winner
                 page.click("#toggle-last")
-                page.wait_for_selector("#trick.done [data-testid=trick-winner]")
+                caption = page.locator("#trick.done [data-testid=trick-winner]")
+                caption.wait_for()
                 assert felt_overlaps(page) == [], page.text_content("#trick")
+                assert caption.evaluate("(c) => c.scrollWidth <= c.clientWidth"), (viewport, caption.evaluate("(c) => [c.scrollWidth, c.clientWidth, c.innerText]"))  # (not cut)
                 page.click("#toggle-last")
             play_first_legal(page)
         else:
