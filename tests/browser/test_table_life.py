@@ -314,7 +314,11 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
                 assert page.locator("[data-testid=partner-2]").count() == 1
                 shot(page, "big-mariage-kitty-phone")
                 seen.add("kitty")
+            before = page.locator("#actions").bounding_box()
             page.locator(".hand-row .card.playable").first.click()
+            page.wait_for_selector("[data-testid^=give-]:not([disabled])")
+            after = page.locator("#actions").bounding_box()
+            assert after["height"] == before["height"], "the moves grew as a card was chosen (the hand jumped)"
             act(page, page.locator("[data-testid^=give-]:not([disabled])").first)
         elif page.locator("[data-testid=contract-button]").count():
             assert_fits(page, "the contract", trick=False)

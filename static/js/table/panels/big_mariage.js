@@ -45,7 +45,8 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     const card = chosen.give;
     line(...moves.give.to.map((to) => el("button", { type: "button", class: "button give" + (card ? " primary" : ""), disabled: !card, "data-testid": "give-" + to,
       onclick: () => act({ type: "give", card: chosen.give, to }) },
-      el("span", {}, t(card ? "bm.give_to_card" : "bm.give_to", { name: names[to] }), card ? cardText(card) : ""),
+      // (the card chosen beside the same words: a longer label had made three rows of the two)
+      el("span", {}, t("bm.give_to", { name: names[to] }), card ? [" ", cardText(card)] : ""),
       el("small", { class: "relation" }, relationOf(state, to)))));
   }
   // the cards given, on one line for the declarer (a small phone's screen has no room for three)
