@@ -119,7 +119,9 @@ function draw() {
   drawResult({ names, teams, send });
   drawSheet(m, names, teams);
   drawChat();
-  noticeTurn(state.you.seat !== null && Object.keys(moves).length > 0, `${t("game." + state.room.game)} · ${table.code}`);
+  const begun = noticeTurn(state.you.seat !== null && Object.keys(moves).length > 0, `${t("game." + state.room.game)} · ${table.code}`);
+  // (on a phone the score sheet or the chat lies over the whole table)
+  if (begun && app.dataset.panel && getComputedStyle(document.querySelector(".side")).position === "fixed") toast(t("table.your_turn"), "info");
   restoreFocus(focus);
   keepHandInSight(handAt);
   if (resultAppears) $("result").scrollIntoView({ block: "nearest" });  // its top, on a short screen

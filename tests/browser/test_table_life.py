@@ -342,6 +342,7 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     code = create_room(live, "black_maria", ["open", "open", "bot:rules"])
     # (a small phone, in Russian: the bar's longest words)
     anna, boris = new_page(LAPTOP), new_page({"width": 360, "height": 640}, locale="ru-RU")
+    boris.context.add_init_script(TOASTS_SEEN)
     sit(anna, live, code, "Anna", 0)
     sit(boris, live, code, "Boris", 1)
     assert not boris.locator("#chat").is_visible()  # the table has the phone's screen
@@ -371,6 +372,19 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     assert boris.locator("[data-testid=score-sheet]").is_visible() and not boris.locator("#chat").is_visible()
     boris.click("[data-testid=sheet-tab]")
     assert boris.locator("#hand").is_visible() and not boris.locator("[data-testid=score-sheet]").is_visible()
+    # the chat open over the table when Boris's turn comes: a toast says so
+    choose_three(boris)
+    act_surely(boris, boris.locator("[data-testid=pass-button]"))
+    boris.click("[data-testid=chat-tab]")
+    choose_three(anna)
+    act_surely(anna, anna.locator("[data-testid=pass-button]"))
+    watch = Watch([anna, boris], 60, "Boris's turn, his chat open")
+    while not my_turn(boris):
+        watch()
+        if not (my_turn(anna) and play_first_legal(anna)):
+            anna.wait_for_timeout(30)
+    boris.wait_for_function("window.toastsSeen.some(([kind, text]) => kind === 'toast info' && text === 'Ваш ход')")
+    assert boris.locator("[data-testid=chat-lines]").is_visible()  # (the chat stays open)
     healthy(anna, boris)
 
 

@@ -13,14 +13,17 @@ let audio = null; // made at the person's first touch: browsers keep sound for p
 const soundOn = () => localStorage.getItem(SOUND) !== "off";
 const notifyOn = () => localStorage.getItem(NOTIFY) === "on" && "Notification" in window && Notification.permission === "granted";
 
-/** Called with each drawing of the table: `mine` says whether the person has something to do. */
+/** Called with each drawing of the table: `mine` says whether the person has something to do.
+ * Returns whether their turn has just begun. */
 export function noticeTurn(mine, what) {
   document.title = mine ? `● ${t("table.your_turn")} — ${baseTitle}` : baseTitle;
-  if (mine && !mineBefore) {
+  const begun = mine && !mineBefore;
+  if (begun) {
     if (soundOn()) tone();
     if (document.hidden && notifyOn()) notify(what);
   }
   mineBefore = mine;
+  return begun;
 }
 
 // Two short rising notes, quiet.
