@@ -348,7 +348,9 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                 if try_click(card):  # selects the card to give
                     buttons = p.locator("[data-testid^=give-]:not([disabled])")
                     if buttons.count() and act(p, buttons.first):
-                        assert code in [g["card"] for g in state(p)["match"]["deal"]["gives"]]
+                        to = {g["card"]: g["to"] for g in state(p)["match"]["deal"]["gives"]}[code]
+                        # the card given, marked in its new hand until the play
+                        pages[to].locator(f".hand-row .card.received[data-card='{code}']").wait_for()
                         seen["give"] = True
             elif p.locator("[data-testid=contract-button]").count():
                 # a step above the winning bid, so that the contract shown is not the bid

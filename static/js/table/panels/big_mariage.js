@@ -1,11 +1,16 @@
 // Big Mariage's controls: the bidding box, the declarer's kitty and gives, the contract, how to
-// lead a card that may call trumps, and the last trump call; kitty cards marked in the hand.
+// lead a card that may call trumps, and the last trump call; kitty cards and a card the declarer
+// gave marked in the hand.
 import { t, el, cardText, cardsText, SUIT_SYMBOL, suitName } from "../../common.js";
 import { table, relationOf } from "../state.js";
 
-export function cardMarks(deal) {
-  const kitty = deal.kitty && deal.phase !== "play" && deal.phase !== "over" ? deal.kitty : [];
-  return new Map(kitty.map((card) => [card, { className: "kitty", label: t("card.kitty_mark") }]));
+export function cardMarks(deal, me) {
+  if (deal.phase === "play" || deal.phase === "over") return new Map();
+  const got = (deal.gives || []).filter((g) => g.card && g.to === me).map((g) => g.card);  // (from the declarer)
+  return new Map([
+    ...(deal.kitty || []).map((card) => [card, { className: "kitty", label: t("card.kitty_mark") }]),
+    ...got.map((card) => [card, { className: "received", label: t("card.received_mark") }]),
+  ]);
 }
 
 // A value among `values` (the legal bids or contracts) moved by −5, +5 and +20.
