@@ -9,7 +9,7 @@ import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.j
 import { follower } from "./table/sync.js";
 import { connection } from "./table/connection.js";
 import { drawOnSending, answered } from "./table/inflight.js";
-import { toast, announce, announceEvent } from "./table/notices.js";
+import { toast, dismissHint, announce, announceEvent } from "./table/notices.js";
 import { drawHand, rememberFocus, restoreFocus, handInSight, keepHandInSight } from "./table/hand.js";
 import { drawActions } from "./table/actions.js";
 import { drawResult, drawDealCountdown, resultDue, resultNew } from "./table/result.js";
@@ -22,7 +22,11 @@ import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 const app = document.getElementById("table-app");
 const $ = (id) => document.getElementById(id);
 
-const { connect, reconnectNow, send, act } = connection(onMessage);
+const server = connection(onMessage);
+const { connect, reconnectNow, send } = server;
+// A move sent takes away a hint shown before it ("exactly three cards" had outlived the pass,
+// over one's own seat on a phone).
+const act = (action) => { const sentNow = server.act(action); if (sentNow) dismissHint(); return sentNow; };
 const follow = follower(() => send({ type: "sync" }));
 drawOnSending(() => draw());
 const receive = stateQueue({

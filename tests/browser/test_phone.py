@@ -145,7 +145,7 @@ def test_a_whole_big_mariage_match_on_two_laptops_and_two_phones(paused, new_pag
 
 def test_a_tapped_card_goes_down_when_let_go_or_played(live, new_page):
     """On a phone a card is raised while it is chosen, and only then: tapped again (let go), or
-    played, nothing stays up under the finger."""
+    played, nothing stays up under the finger; a hint shown while choosing goes with the pass."""
     code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
     page = new_page(PHONE, **TOUCH)
     sit(page, live, code, "Anna", 0)
@@ -161,7 +161,10 @@ def test_a_tapped_card_goes_down_when_let_go_or_played(live, new_page):
     assert page.evaluate(RAISED) == [], "the card let go stays raised"
     while page.locator(".hand-row .card.selected").count() < 3:
         page.locator(".hand-row .card.playable:not(.selected)").first.click()
+    page.locator(".hand-row .card.playable:not(.selected)").first.click()  # a fourth: a hint
+    page.wait_for_selector("#toast.info:not([hidden])")
     act_surely(page, page.locator("[data-testid=pass-button]"))
+    assert page.locator("#toast").is_hidden(), "the hint outlives the pass, over one's own seat"
     watch = Watch([page], 60, "three tricks on a phone")
     played = 0
     while played < 3:
@@ -318,12 +321,13 @@ def test_a_replay_turned_sideways_and_back_lays_its_seats_out_for_each(live, new
     label = page.locator("#replay .declared .label").first
     assert label.bounding_box()["width"] > 10 and page.locator("#replay .beside").count() == 0
     page.set_viewport_size(LANDSCAPE)
+    page.wait_for_function("document.querySelectorAll('#replay .beside').length === 2")  # (at the resize event)
     page.evaluate("document.getElementById('replay').scrollIntoView()")
     felt = page.locator("#replay .felt").bounding_box()
     assert 0 <= felt["y"] and felt["y"] + felt["height"] <= LANDSCAPE["height"], felt
-    assert page.locator("#replay .beside").count() == 2
     page.set_viewport_size(PHONE)
-    assert label.bounding_box()["width"] > 10 and page.locator("#replay .beside").count() == 0
+    page.wait_for_function("!document.querySelector('#replay .beside')")
+    assert label.bounding_box()["width"] > 10
     healthy(page)
 
 

@@ -17,6 +17,14 @@ export function toast(content, kind = "error") {
   toast.timer = setTimeout(() => { box.hidden = true; }, TOAST_MS);
 }
 
+/** Takes away a hint ("info") still shown: the person has moved on (a refusal stays). */
+export function dismissHint() {
+  const box = $("toast");
+  if (box.hidden || !box.classList.contains("info")) return;
+  clearTimeout(toast.timer);
+  box.hidden = true;
+}
+
 // Several sentences said in one moment (a trick won, then whose turn) are read together.
 let waiting = [];
 export function announce(text) {
