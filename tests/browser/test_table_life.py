@@ -44,6 +44,15 @@ def choose_three(page) -> None:
         page.locator(".hand-row .card.playable:not(.selected)").first.click()
 
 
+def play_until_the_turn_of(page, other, what: str) -> None:
+    """``other`` plays its first legal card whenever its turn comes, until ``page``'s turn."""
+    watch = Watch([page, other], 30, what)
+    while not my_turn(page):
+        watch()
+        if not (my_turn(other) and play_first_legal(other)):
+            page.wait_for_timeout(30)
+
+
 def play_to_the_end_of_the_deal(pages, what: str) -> None:
     """Every page passes three cards (Black Maria) and plays its first legal card when its turn
     comes, until the deal's result is on the first page."""
@@ -378,11 +387,7 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     boris.click("[data-testid=chat-tab]")
     choose_three(anna)
     act_surely(anna, anna.locator("[data-testid=pass-button]"))
-    watch = Watch([anna, boris], 60, "Boris's turn, his chat open")
-    while not my_turn(boris):
-        watch()
-        if not (my_turn(anna) and play_first_legal(anna)):
-            anna.wait_for_timeout(30)
+    play_until_the_turn_of(boris, anna, "Boris's turn, his chat open")
     boris.wait_for_function("window.toastsSeen.some(([kind, text]) => kind === 'toast info' && text === 'Ваш ход')")
     assert boris.locator("[data-testid=chat-lines]").is_visible()  # (the chat stays open)
     healthy(anna, boris)
@@ -660,11 +665,7 @@ def test_your_turn_in_the_tab_title_a_tone_and_a_notification_when_hidden(live, 
     tones = anna.evaluate("window.__tones")
     choose_three(boris)
     act_surely(boris, boris.locator("[data-testid=pass-button]"))
-    until_annas_turn = Watch([anna, boris], 30, "Anna's turn in the first trick")
-    while not my_turn(anna):
-        until_annas_turn()
-        if not (my_turn(boris) and play_first_legal(boris)):
-            anna.wait_for_timeout(30)
+    play_until_the_turn_of(anna, boris, "Anna's turn in the first trick")
     assert anna.evaluate("window.__tones") > tones  # the turn came back: a tone
     assert anna.evaluate("window.__notes") == []  # the tab is in sight: no notification
     # hidden, with the sound off: a notification when the turn comes, no tone
