@@ -35,8 +35,11 @@ function seatExtras(m, s) {
     if (d.phase === "bidding" && said !== null) out.push(el("span", { class: "note bid" }, said === "pass" ? t("bm.pass_said") : t("bm.said", { bid: said })));
     if (d.declarer === s) out.push(el("span", { class: "note declarer" }, t("bm.declarer")));
     const marriages = d.marriages.filter((x) => x.seat === s);
-    // (a space between the chips, where a narrow seat may wrap the line)
-    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), ...marriages.flatMap((x) => [" ", el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") }, `${rankLabel("K")}${SUIT_SYMBOL[x.suit]}${rankLabel("Q")}${SUIT_SYMBOL[x.suit]} ${x.points}`)])));
+    // (a space between the chips, where a narrow seat may wrap the line; a phone held sideways
+    // says the suit and the points alone: "♠ 40")
+    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), ...marriages.flatMap((x) => [" ", el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") },
+      el("span", { class: "long" }, `${rankLabel("K")}${SUIT_SYMBOL[x.suit]}${rankLabel("Q")}${SUIT_SYMBOL[x.suit]} ${x.points}`),
+      el("span", { class: "short" }, `${SUIT_SYMBOL[x.suit]}\u00a0${x.points}`))])));
   }
   if (d.tricks_won) out.push(el("span", { class: "note tricks" }, t("seat.tricks", { n: d.tricks_won[s] })));
   if (!m.teams && d.scores) out.push(el("span", { class: "note pts" }, t(m.game === "black_maria" ? "seat.penalty" : "seat.points", { n: d.scores[s] })));

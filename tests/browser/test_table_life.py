@@ -93,8 +93,9 @@ def fits(page) -> list[str]:
     return page.evaluate(_FITS)
 
 
-#: What lies over what in the middle of the felt: a card of the trick or its caption over a seat
-#: or over the trumps and the stock, the caption over a card, or any of them out of the felt.
+#: What lies over what on the felt: a card of the trick or its caption over a seat or over the
+#: trumps and the stock, the caption over a card, any of them out of the felt, a seat over
+#: another.
 _OVERLAPS = """() => {
   const box = (e) => e.getBoundingClientRect(), meet = (a, b) =>
     a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
@@ -107,6 +108,8 @@ _OVERLAPS = """() => {
     if (box(e).bottom > felt.bottom || box(e).top < felt.top) bad.push(name(e) + ' out of the felt');
   }
   for (const e of trick) for (const i of info) if (meet(box(e), box(i))) bad.push(name(e) + ' over ' + name(i));
+  seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => {
+    if (meet(box(a), box(b))) bad.push(`seat ${a.dataset.seat} over seat ${b.dataset.seat}`); }));
   const caption = document.querySelector('#trick .trick-caption');
   for (const c of caption ? document.querySelectorAll('#trick .card') : [])
     if (meet(box(caption), box(c))) bad.push('the caption over ' + name(c));
@@ -259,6 +262,16 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
 
 # -- a phone -------------------------------------------------------------------------------------
 
+#: The deal's marriages made those of the seats given, [seat, how many] (hearts first), and the
+#: table drawn again ("Last trick" pressed twice); the marriages the deal had, given null.
+SAY_MARRIAGES = """(said) => {
+  const deal = window.cardroomTable.state.match.deal;
+  window.keptMarriages = window.keptMarriages || deal.marriages;  // (the state keeps its hash)
+  deal.marriages = said ? said.flatMap(([seat, n]) => [['H', 100], ['D', 80], ['C', 60], ['S', 40]].slice(0, n)
+    .map(([suit, points]) => ({seat, suit, points}))) : window.keptMarriages;
+  for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click(); }"""
+
+
 def assert_fits(page, phase: str, trick: bool = True) -> None:
     """The table fits a phone held upright and sideways, a small one and a big one too: no
     scrolling, the hand and the moves above the bar of tools, nothing over a seat, nothing a side
@@ -340,6 +353,12 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
             if deal["trick"] and "play" not in seen:
                 assert_fits(page, "a trick")
                 shot(page, "big-mariage-play-phone")
+                # the seats grown by what they said: two marriages each of two seats (one's own
+                # seat had put its top under the trick's caption), or all four of one's own
+                for said in ([[0, 2], [2, 2]], [[1, 2], [3, 2]], [[0, 4]]):
+                    page.evaluate(SAY_MARRIAGES, said)
+                    assert_fits(page, f"a trick, marriages {said}")
+                page.evaluate(SAY_MARRIAGES, None)
                 seen.add("play")
             play_first_legal(page)
         else:
