@@ -95,7 +95,7 @@ def fits(page) -> list[str]:
 
 #: What lies over what on the felt: a card of the trick or its caption over a seat or over the
 #: trumps and the stock, the caption over a card, any of them out of the felt, a seat over
-#: another.
+#: another, a card over the "led" mark.
 _OVERLAPS = """() => {
   const box = (e) => e.getBoundingClientRect(), meet = (a, b) =>
     a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
@@ -108,6 +108,11 @@ _OVERLAPS = """() => {
     if (box(e).bottom > felt.bottom || box(e).top < felt.top) bad.push(name(e) + ' out of the felt');
   }
   for (const e of trick) for (const i of info) if (meet(box(e), box(i))) bad.push(name(e) + ' over ' + name(i));
+  const led = document.querySelector('#trick .led');
+  if (led) {
+    const r = box(led), seen = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (seen && !led.contains(seen)) bad.push('the led mark under ' + name(seen));
+  }
   seats.forEach((a, i) => seats.slice(i + 1).forEach((b) => {
     if (meet(box(a), box(b))) bad.push(`seat ${a.dataset.seat} over seat ${b.dataset.seat}`); }));
   const caption = document.querySelector('#trick .trick-caption');
@@ -353,6 +358,9 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
             if deal["trick"] and "play" not in seen:
                 assert_fits(page, "a trick")
                 shot(page, "big-mariage-play-phone")
+                page.click("#toggle-last")  # four cards
+                assert_fits(page, "the last trick")
+                page.click("#toggle-last")
                 # the seats grown by what they said: two marriages each of two seats (one's own
                 # seat had put its top under the trick's caption), or all four of one's own
                 for said in ([[0, 2], [2, 2]], [[1, 2], [3, 2]], [[0, 4]]):
