@@ -43,10 +43,19 @@ class Join(BaseModel):
     seat: int | None = None
 
 
+class CreateAndJoin(CreateRoom):
+    join: Join | None = Field(
+        None, description="the creator's seat, taken with the table (as POST "
+                          "/api/rooms/{code}/join, with the same X-Player-Key): a name or a "
+                          "seat refused leaves no table")
+
+
 class Created(BaseModel):
     code: str
     invite: str
     room: RoomInfo
+    seat: int | None = Field(None, description="the creator's seat, given `join`")
+    token: str | None = Field(None, description="its token, given `join`")
 
 
 class Joined(BaseModel):
@@ -92,22 +101,47 @@ def games():
 
 
 @router.post("/rooms", status_code=201, response_model=Created)
-async def create_room(body: CreateRoom, request: Request, rooms: Registry,
-                      settings: SettingsDep, limits: LimitsDep):
+async def create_room(body: CreateAndJoin, request: Request, rooms: Registry, store: StoreDep,
+                      settings: SettingsDep, limits: LimitsDep,
+                      key: Annotated[str | None, Header(alias="X-Player-Key")] = None):
     await limits.check("rooms", address(request))
     game = GAMES[body.game]
     specs = body.seats if body.seats is not None else ["open"] * game.seats
     if len(specs) != game.seats:
         raise Refusal("bad_field", "seat_count", game=game.title, count=game.seats)
     seats = [parse_seat(s) for s in specs]
+    creator = await seat_for_creator(body.join, seats, store, key) if body.join else None
     timer = body.turn_timer if body.turn_timer is not None else settings.turn_timer
     thinking = think_time(body.think_time, timer, settings)
     try:
         room = await rooms.create(body.game, body.options, seats, timer, thinking)
     except BadOptions as error:
         raise Refusal.of_engine(error) from None
+    seat, token = await room.join(*creator) if creator else (None, None)
     return {"code": room.code, "invite": invite_link(settings, room.code),
-            "room": room.describe()}
+            "room": room.describe(), "seat": seat, "token": token}
+
+
+async def seat_for_creator(join: Join, seats: list, store, key: str | None):
+    """(name, seat, player id) of the table's creator, refused as a join would be but before
+    the table is made: a table nobody could sit at is not left in the lobby's list."""
+    seat = join.seat if join.seat is not None else next(
+        (i for i, (kind, _) in enumerate(seats) if kind == "open"), None)
+    if seat is None:
+        raise Refusal("not_available", "all_seats_taken")
+    if not 0 <= seat < len(seats):
+        raise Refusal("bad_field", "no_such_seat", seat=seat)
+    if seats[seat][0] != "open":
+        raise Refusal("not_available", "seat_taken", seat=seat)
+    if key:
+        player_id, name = await me_or_refuse(store, key)
+        return name, seat, player_id
+    name = person_name(join.name)
+    try:
+        await in_session(store, lambda session: players.guest(session, name))
+    except players.NameTaken as error:
+        raise named(name, error) from None
+    return name, seat, None
 
 
 @router.get("/rooms", response_model=Rooms)

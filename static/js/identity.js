@@ -1,7 +1,7 @@
 // This browser's identity: a player key (kept here; the server stores only its hash) and the
 // name it holds. The key goes to the server in the X-Player-Key header and the WebSocket's
 // hello only: never in a URL.
-import { refusalText } from "./common.js";
+import { refusalText, t } from "./common.js";
 
 const KEY = "cardroom.player";
 
@@ -17,17 +17,22 @@ export function keepIdentity(value) {
   window.dispatchEvent(new Event("cardroom-identity"));
 }
 
-/** The headers that say who this browser is (none for a guest). */
-export function playerHeaders() {
+/** The headers that say who this browser is (none for a guest: ``asGuest``, or no player). */
+export function playerHeaders(asGuest = false) {
   const me = identity();
-  return me && me.key ? { "X-Player-Key": me.key } : {};
+  return me && me.key && !asGuest ? { "X-Player-Key": me.key } : {};
 }
 
 /** The name this browser plays under: its player's, or (the first time) ``name`` claimed for
- * it, unless ``asGuest``. Throws an Error saying why when the name is someone else's. */
+ * it, unless ``asGuest``. Throws an Error saying why when the name is someone else's, or when
+ * this browser's player has another name (it would have sat under its own, whatever was typed). */
 export async function ensureIdentity(name, asGuest = false) {
   const me = identity();
-  if (asGuest || (me && me.key)) return me && !asGuest ? me.name : name;
+  if (asGuest) return name;
+  if (me && me.key) {
+    if (name !== me.name) throw new Error(t("me.other_name", { name: me.name }));
+    return me.name;
+  }
   const r = await fetch("/api/me", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(refusalText(body));

@@ -71,15 +71,14 @@ async function createRoom(ev) {
   const seats = ["open", ...[...document.querySelectorAll("#seat-fields select")].map((s) => s.value)];
   $("create-button").disabled = true;
   try {
-    const mine = await ensureIdentity(name, $("create-guest").checked);  // before the table: a name someone holds is said first
-    const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: game.name, options, seats, turn_timer: $("turn-timer").value ? Number($("turn-timer").value) : null, ...(strongSeats() ? { think_time: Number($("think-time").value) } : {}) }) });
+    const guest = $("create-guest").checked;
+    const mine = await ensureIdentity(name, guest);  // before the table: a name someone holds is said first
+    // (the table and one's seat at it in one request: a seat refused leaves no table behind)
+    const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders(guest) }, body: JSON.stringify({ game: game.name, options, seats, turn_timer: $("turn-timer").value ? Number($("turn-timer").value) : null, ...(strongSeats() ? { think_time: Number($("think-time").value) } : {}), join: { name: mine, seat: 0 } }) });
     const body = await r.json();
     if (!r.ok) throw new Error(refusalText(body));
-    const j = await fetch(`/api/rooms/${body.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders() }, body: JSON.stringify({ name: mine, seat: 0 }) });
-    const joined = await j.json();
-    if (!j.ok) throw new Error(refusalText(joined));
     localStorage.setItem("cardroom.name", mine);
-    localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: joined.token, seat: joined.seat, name: mine }));
+    localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine }));
     const link = /^https?:/.test(body.invite) ? body.invite : location.origin + body.invite;
     $("created-code").textContent = body.code;
     $("invite-link").value = link;

@@ -182,15 +182,16 @@ $("seat-form").addEventListener("submit", async (ev) => {
   const name = $("seat-name").value.trim();
   const wanted = ev.submitter ? Number(ev.submitter.dataset.seat) : null;
   if (!name) { $("join-error").textContent = t("lobby.need_name"); $("seat-name").focus(); return; }
+  const guest = $("seat-guest").checked;
   let mine;
   try {
-    mine = await ensureIdentity(name, $("seat-guest").checked);  // the first time: this browser's name
+    mine = await ensureIdentity(name, guest);  // the first time: this browser's name
   } catch (error) {
     $("join-error").textContent = t("join.refused") + ": " + error.message;
     return;
   }
   localStorage.setItem("cardroom.name", mine);
-  const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders() }, body: JSON.stringify({ name: mine, seat: Number.isInteger(wanted) ? wanted : null }) });
+  const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders(guest) }, body: JSON.stringify({ name: mine, seat: Number.isInteger(wanted) ? wanted : null }) });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + refusalText(body); return; }
   saveSeat({ token: body.token, seat: body.seat, name: mine });

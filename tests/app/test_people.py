@@ -66,6 +66,40 @@ async def test_a_name_is_held_by_its_key_and_guests_keep_away_from_it(server):
         assert seat.json()["room"]["seats"][1]["name"] == anna
 
 
+async def test_a_table_made_with_its_creators_seat_is_made_only_if_the_seat_can_be_taken(server):
+    anna = f"Anna {tag()}"
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        key = (await http.post("/api/me", json={"name": anna})).json()["key"]
+
+        async def listed() -> set[str]:
+            return {r["code"] for r in (await http.get("/api/rooms?open=true")).json()["rooms"]}
+
+        before = await listed()
+        table = {"game": "marjolet", "seats": ["open", "bot:rules"]}
+        for join, headers, status, reason in [
+                ({"name": anna}, {}, 409, "name_claimed"),  # a guest under a player's name
+                ({"name": "Boris", "seat": 1}, {}, 409, "seat_taken"),  # the bot's
+                ({"name": "Boris", "seat": 2}, {}, 422, "no_such_seat"),
+                ({"name": "  "}, {}, 422, "need_name"),
+                ({"name": "Boris"}, {"X-Player-Key": key[:-2] + "xx"}, 403, "bad_player_key")]:
+            refused = await http.post("/api/rooms", json={**table, "join": join}, headers=headers)
+            assert (refused.status_code, refused.json()["reason"]) == (status, reason), join
+        assert await listed() == before  # no table left behind
+        # a guest, and a player whatever name the form said: seated at once
+        made = await http.post("/api/rooms", json={**table, "join": {"name": " Boris "}})
+        assert made.status_code == 201 and made.json()["seat"] == 0
+        assert made.json()["room"]["seats"][0]["name"] == "Boris"
+        mine = await http.post("/api/rooms", json={**table, "join": {"name": "x"}},
+                               headers={"X-Player-Key": key})
+        assert mine.json()["room"]["seats"][0]["name"] == anna
+        anna_ws = Client(server.ws, mine.json()["code"], mine.json()["token"])
+        assert (await anna_ws.connect())["state"]["you"] == {"seat": 0, "name": anna}
+        await anna_ws.close()
+        # without `join`, as before: every seat as asked, no token
+        alone = (await http.post("/api/rooms", json=table)).json()
+        assert alone["token"] is None and alone["room"]["seats"][0]["kind"] == "open"
+
+
 async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_too(server):
     name = f"Gena {tag()}"
     match = played("marjolet", 1, {"target": 1})

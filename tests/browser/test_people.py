@@ -55,6 +55,53 @@ def test_a_name_claimed_in_the_lobby_goes_to_a_phone_and_is_nobody_elses(live, n
     healthy(laptop, phone)
 
 
+def test_the_lobby_seats_a_player_under_their_name_or_a_guest_under_the_one_typed(live, new_page):
+    """A player who types another name is told how to sit under it (they had sat under their
+    own, whatever the form said); "Play as a guest" sits them under the typed one; a guest's
+    name that is a player's is refused with no table left in the list."""
+    name, other = fresh_name("Mike"), fresh_name("Zed")
+    page = new_page()
+    assert create_in_lobby(page, live, name)
+    open_codes = lambda: {r["code"] for r in httpx.get(live.http + "/api/rooms?open=true").json()["rooms"]}  # noqa: E731
+    before = open_codes()
+    assert not create_in_lobby(page, live, other)
+    assert page.text_content("#create-error") == (
+        f"you play here as «{name}»: to sit under another name, tick “Play as a guest”, or rename "
+        f"yourself in the menu at the top (“You: {name}”)")
+    assert open_codes() == before
+    page.goto(live.http + "/")
+    page.fill("#create-name", other)
+    page.check("[data-testid=create-guest]")
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    seats = httpx.get(f"{live.http}/api/rooms/{page.text_content('#created-code')}").json()["seats"]
+    assert seats[0]["name"] == other  # (it had been the player's name)
+    assert name in page.text_content("[data-testid=me-name]")  # and the player stays who they were
+    # the same at a table's seat
+    code = httpx.post(live.http + "/api/rooms", json={"game": "marjolet", "seats": ["open", "open"]}).json()["code"]
+    page.goto(f"{live.http}/r/{code}")
+    page.fill("#seat-name", other)
+    page.click("[data-testid=take-seat-0]")
+    page.wait_for_selector("#join-error:not(:empty)")
+    assert f"you play here as «{name}»" in page.text_content("#join-error")
+    page.check("[data-testid=seat-guest]")
+    page.click("[data-testid=take-seat-0]")
+    page.wait_for_selector(".seat.me[data-seat='0']")
+    assert httpx.get(f"{live.http}/api/rooms/{code}").json()["seats"][0]["name"] == other
+
+    stranger = new_page(locale="ru-RU")
+    stranger.goto(live.http + "/")
+    stranger.fill("#create-name", name)
+    stranger.check("[data-testid=create-guest]")
+    before = open_codes()
+    stranger.click("#create-button")
+    stranger.wait_for_selector("#create-error:not(:empty)")
+    assert f"имя «{name}» уже чьё-то" in stranger.text_content("#create-error")
+    assert open_codes() == before  # (the table had been made, and left with nobody at it)
+    assert [e for e in stranger.errors if "409 (Conflict)" not in e] == []  # (the refusal's own)
+    healthy(page)
+
+
 @pytest.mark.parametrize("locale, words", [("en-GB", ("Head to head", "Played")),
                                            ("ru-RU", ("Личные встречи", "Партий"))])
 def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, locale, words):
