@@ -459,6 +459,15 @@ def test_the_history_of_a_phone_is_a_card_a_match_with_nothing_to_scroll_sideway
 
 # -- the top bar and the chat box ---------------------------------------------------------------
 
+def menu_whole(page, where: str) -> None:
+    """The identity menu opened is whole on the screen, its link to one's page in sight."""
+    page.click("[data-testid=me-name]")
+    menu = page.locator(".me-panel").bounding_box()
+    assert menu["x"] >= 0 and menu["x"] + menu["width"] <= page.viewport_size["width"], (where, menu)
+    assert page.locator(".me-panel a").is_visible(), where
+    page.click("[data-testid=me-name]")
+
+
 def test_the_top_bar_of_a_phone_is_two_lines_in_russian_with_the_identity_menu(live, new_page):
     """Brand, identity menu and language on the first line, the site's links on the second."""
     page = new_page(PHONE, locale="ru-RU")
@@ -467,6 +476,7 @@ def test_the_top_bar_of_a_phone_is_two_lines_in_russian_with_the_identity_menu(l
     page.fill("#create-name", fresh_name("Анастасия Александровна"))  # claimed: the menu shows
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden])")
+    code = page.text_content("#created-code")
     for path in ("/", "/history", "/standings", "/rules"):
         page.goto(live.http + path)
         page.wait_for_selector("[data-testid=me-name]")
@@ -483,7 +493,11 @@ def test_the_top_bar_of_a_phone_is_two_lines_in_russian_with_the_identity_menu(l
         assert all(b["right"] <= 390 + 0.5 for b in boxes.values()), (path, boxes)
         assert boxes["bar"]["bottom"] < 90, (path, boxes)
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        menu_whole(page, path)
     shot(page, "topbar-phone-ru")
+    page.goto(f"{live.http}/r/{code}")  # and at a table, whose bar hides the site's links
+    page.wait_for_selector("[data-testid=me-name]")
+    menu_whole(page, "the table")
     healthy(page)
 
 
