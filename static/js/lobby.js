@@ -120,10 +120,18 @@ $("copy-link").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand && document.execCommand("copy"); }
   $("copy-link").textContent = t("lobby.copied");
 });
+// A table's code as typed or pasted: its letters and digits, or the invite link's last part
+// ("https://…/r/K7QXMA", which the box had cut to "http:/").
+function tableCode(text) {
+  const link = text.match(/\/r\/([A-Za-z0-9]+)/);
+  return (link ? link[1] : text).replace(/[^A-Za-z0-9]/g, "").toUpperCase();
+}
+
 $("join-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  const c = $("join-code").value.trim().toUpperCase();
-  if (c) location.href = "/r/" + encodeURIComponent(c);
+  const code = tableCode($("join-code").value);
+  $("join-error").textContent = code.length === 6 ? "" : t("lobby.bad_code");
+  if (code.length === 6) location.href = "/r/" + code;
 });
 loadGames();
 loadRooms();

@@ -241,6 +241,23 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     healthy(page, watcher)
 
 
+def test_join_by_code_takes_the_code_as_typed_or_the_invite_link_pasted(live, new_page):
+    code = create_room(live, "marjolet", ["open", "open"])
+    page = new_page(PHONE, locale="ru-RU")
+    for typed in (f" {live.http}/r/{code}\n", f"  {code.lower()} "):  # (the box had kept "http:/")
+        page.goto(live.http + "/")
+        page.fill("#join-code", typed)
+        page.press("#join-code", "Enter")
+        page.wait_for_url(f"**/r/{code}")
+        page.wait_for_selector("[data-testid=take-seat-0]")
+    page.goto(live.http + "/")
+    page.fill("#join-code", "K7Q")
+    page.press("#join-code", "Enter")
+    assert page.text_content("#join-error") == "Код стола — шесть букв и цифр; подойдёт и ссылка-приглашение."
+    assert page.url == live.http + "/"  # nowhere to go: "No such table" is not where it leads
+    healthy(page)
+
+
 def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
     # (a far target: the match must not end before the dix exchange has come up, by chance)
     code = create_room(paused, "marjolet", ["open", "open"], {"target": 5000})
