@@ -167,6 +167,7 @@ const PARAM = {
   seat: (v) => (typeof v === "number" ? v + 1 : v),
   named_seat: (v) => (typeof v === "number" ? v + 1 : v),
   game: (v) => { const name = t("game." + v); return name === "game." + v ? v : name; },
+  option: (v) => { const name = t("optname." + v); return name === "optname." + v ? v : name; },
 };
 
 /** What a refusal says, in the page's language (its English message if the reason is unknown). */

@@ -66,6 +66,11 @@ async function createRoom(ev) {
   const options = {};
   for (const key of Object.keys(game.options)) {
     const input = $("opt-" + key);
+    if (input.type === "number" && input.value === "") {  // (it had been sent as 0)
+      $("create-error").textContent = t("lobby.need_number", { option: t("optname." + key) });
+      input.focus();
+      return;
+    }
     options[key] = input.type === "number" ? Number(input.value) : input.value;
   }
   const seats = ["open", ...[...document.querySelectorAll("#seat-fields select")].map((s) => s.value)];

@@ -258,6 +258,25 @@ def test_join_by_code_takes_the_code_as_typed_or_the_invite_link_pasted(live, ne
     healthy(page)
 
 
+def test_an_option_left_empty_is_asked_for_by_its_name(live, new_page):
+    page = new_page(PHONE, locale="ru-RU")
+    page.goto(live.http + "/")
+    page.check("input[value=big_mariage]")
+    page.fill("#create-name", fresh_name("Вера"))
+    page.fill("#opt-target", "")
+    rooms = len(httpx.get(live.http + "/api/rooms?open=true").json()["rooms"])
+    page.click("#create-button")
+    # (it had been sent as 0: "настройка «target» не принимает значение «0»")
+    assert page.text_content("#create-error") == "«Играть до»: укажите число."
+    assert page.evaluate("document.activeElement.id") == "opt-target"
+    assert len(httpx.get(live.http + "/api/rooms?open=true").json()["rooms"]) == rooms
+    # any refusal of an option names it as the lobby does
+    said = page.evaluate("""() => import('/static/js/common.js').then((m) => m.refusalText(
+        {reason: 'bad_option_value', params: {option: 'target', value: 5}}))""")
+    assert said == "настройка «Играть до» не принимает значение 5"
+    healthy(page)
+
+
 def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
     # (a far target: the match must not end before the dix exchange has come up, by chance)
     code = create_room(paused, "marjolet", ["open", "open"], {"target": 5000})
