@@ -1,6 +1,6 @@
 // The match page's post-match analysis (docs/analysis.md): its progress, a summary per
 // player, a chart of where the points were lost, and each replay step's mark.
-import { t, el, actionText, LANG } from "./common.js";
+import { t, el, actionText, refusalText, LANG } from "./common.js";
 
 const MARKS = ["inaccuracy", "mistake", "blunder"];
 const SVG = "http://www.w3.org/2000/svg";
@@ -62,7 +62,11 @@ export function startAnalysis(box, match, names, onResult) {
     const again = ask.textContent === t("analysis.again");
     const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ again }) });
-    if (!r.ok) { status.textContent = t("error.generic"); return; }
+    if (!r.ok) {  // (what the server said, "try again in 3135 s", and the button again to try)
+      status.textContent = refusalText(await r.json().catch(() => null));
+      ask.hidden = false;
+      return;
+    }
     summary.replaceChildren();
     chart.replaceChildren();
     onResult(null);

@@ -89,9 +89,15 @@ async function startReplay() {
   $("rp-prev-deal").onclick = () => dealStart(-1);
   $("rp-next-deal").onclick = () => dealStart(1);
   slider.oninput = () => show(Number(slider.value));
-  $("rp-play").onclick = () => {
-    if (timer) { clearInterval(timer); timer = null; return; }
-    timer = setInterval(() => { if (i >= frames.length - 1) { clearInterval(timer); timer = null; } else show(i + 1); }, 700);
+  // (the button says whether it plays: it had stayed "▷" throughout; from the end it starts again)
+  const play = $("rp-play");
+  const stop = () => { clearInterval(timer); timer = null; play.textContent = "▷"; play.setAttribute("aria-pressed", "false"); };
+  play.onclick = () => {
+    if (timer) { stop(); return; }
+    if (i >= frames.length - 1) show(0);
+    timer = setInterval(() => (i >= frames.length - 1 ? stop() : show(i + 1)), 700);
+    play.textContent = "❚❚";
+    play.setAttribute("aria-pressed", "true");
   };
   document.addEventListener("keydown", (ev) => {
     if (ev.target.matches("input:not([type=range]), textarea, select")) return;

@@ -28,7 +28,10 @@ function draw() {
     if (!r.ok) { out.textContent = refusalText(body); return; }
     const qr = el("div", { class: "qr", role: "img", "aria-label": t("me.qr") });
     qr.innerHTML = body.qr; // the server's SVG of the link: no text anyone typed
-    out.replaceChildren(el("p", {}, t("me.device_help")), el("input", { readonly: true, value: body.link, "aria-label": t("me.device_link"), "data-testid": "me-link" }), qr);
+    const host = new URL(body.link).hostname;
+    const here = host === "localhost" || host === "[::1]" || host.startsWith("127.");  // (another device cannot open it)
+    out.replaceChildren(el("p", {}, t("me.device_help")), el("input", { readonly: true, value: body.link, "aria-label": t("me.device_link"), "data-testid": "me-link" }),
+      ...(here ? [el("p", { class: "note", "data-testid": "me-link-local" }, t("me.device_local", { host }))] : []), qr);
   });
   box.replaceChildren(el("details", { class: "me-menu" },
     el("summary", { "data-testid": "me-name" }, t("me.you", { name: me.name })),

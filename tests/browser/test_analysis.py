@@ -85,3 +85,21 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     assert f"mark-{decision['mark']}" in mark.get_attribute("class")
     shot(page, f"analysis-{lang}")
     assert not page.errors
+
+
+def test_an_analysis_refused_says_why_and_can_be_asked_for_again(live, new_page):
+    match_id = httpx.get(f"{live.http}/api/matches", params={"status": "finished"}).json()["matches"][0]["id"]
+    page = new_page()
+    # the server's refusal as the address's limit gives it (the tests' server has no limits)
+    page.route(f"**/api/matches/{match_id}/analysis", lambda route: route.fulfill(
+        status=429, json={"code": "rate_limited", "reason": "limit_analyses", "params": {"seconds": 3135},
+                          "message": "too many analyses"}) if route.request.method == "POST" else route.continue_())
+    page.goto(f"{live.http}/matches/{match_id}")
+    ask = page.get_by_test_id("analysis-ask")
+    ask.click()
+    status = page.get_by_test_id("analysis-status")
+    status.filter(has_text="try again").wait_for()
+    # (it had said "Something went wrong", the button gone until a reload)
+    assert status.text_content() == "too many analyses were asked for from your address; try again in 3135 s"
+    assert ask.is_visible()
+    assert [e for e in page.errors if "429" not in e] == []

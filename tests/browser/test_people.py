@@ -35,6 +35,8 @@ def test_a_name_claimed_in_the_lobby_goes_to_a_phone_and_is_nobody_elses(live, n
     laptop.click("[data-testid=me-device]")
     link = laptop.input_value("[data-testid=me-link]")
     assert link.endswith(f"/me/continue#key={key}")
+    # (the tests' server is at 127.0.0.1: the page says a phone cannot open that)
+    assert laptop.text_content("[data-testid=me-link-local]").startswith("127.0.0.1 is this computer's own address")
     assert laptop.locator(".qr svg").count() == 1
     shot(laptop, "identity-device-laptop")
 

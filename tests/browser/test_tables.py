@@ -446,6 +446,14 @@ def test_history_match_page_and_replay(live, new_page):
     assert page.text_content("[data-testid=replay-where]") != first
     assert page.text_content("[data-testid=replay-action]").strip()
     shot(page, "match-replay-laptop")
+    # playing, the button says so (it had stayed "▷"); from the end it starts again
+    play, slider = page.locator("#rp-play"), page.locator("#rp-slider")
+    slider.evaluate("(s) => { s.value = s.max; s.dispatchEvent(new Event('input')); }")
+    play.click()
+    assert (play.text_content(), play.get_attribute("aria-pressed")) == ("❚❚", "true")
+    page.wait_for_function("Number(document.getElementById('rp-slider').value) === 1")
+    play.click()
+    assert (play.text_content(), play.get_attribute("aria-pressed")) == ("▷", "false")
     page.set_viewport_size(PHONE)
     shot(page, "match-replay-phone")
     # the language switch is remembered
