@@ -3,6 +3,8 @@
 import { t, el, actionText, refusalText, LANG } from "./common.js";
 
 const MARKS = ["inaccuracy", "mistake", "blunder"];
+// (as chess writes them: a phone's summary heads its columns with these, the words under it)
+const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#2a6fdb", "#d9480f", "#2b8a3e", "#ae3ec9"];
 const TENTHS = new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -21,7 +23,7 @@ function svg(tag, attrs, ...children) {
 export function startAnalysis(box, match, names, onResult) {
   const status = el("p", { class: "an-status", "data-testid": "analysis-status" });
   const ask = el("button", { type: "button", class: "button", "data-testid": "analysis-ask", hidden: true });
-  const summary = el("div", { class: "scroll", "data-testid": "analysis-summary" });
+  const summary = el("div", { class: "scroll an-summary", "data-testid": "analysis-summary" });
   const chart = el("div", { class: "chart-box", "data-testid": "analysis-chart" });
   box.append(status, ask, summary, chart);
   const url = `/api/matches/${match.id}/analysis`;
@@ -78,12 +80,15 @@ export function startAnalysis(box, match, names, onResult) {
 function renderSummary(box, result, names) {
   const head = el("tr", {}, el("th", { text: t("analysis.player") }), el("th", { text: t("analysis.decisions") }),
     el("th", { text: t("analysis.lost") }), el("th", { text: t("analysis.lost_per_deal") }),
-    ...MARKS.map((m) => el("th", { text: t("analysis.marks." + m) })));
+    ...MARKS.map((m) => el("th", { class: "an-mark-head" }, el("span", { class: "word" }, t("analysis.marks." + m)),
+      el("span", { class: "symbol mark-" + m, "aria-hidden": "true" }, SYMBOLS[m]))));
   const rows = result.summary.map((s) => el("tr", { "data-testid": "analysis-row" },
     el("td", { text: names[s.seat] }), el("td", { text: String(s.decisions) }),
     el("td", { text: tenths(s.lost) }), el("td", { text: tenths(s.lost_per_deal) }),
     ...MARKS.map((m) => el("td", { class: "mark-" + m, text: String(s.marks[m]) }))));
-  box.replaceChildren(el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  const legend = el("p", { class: "an-legend", "aria-hidden": "true" },
+    MARKS.map((m) => `${SYMBOLS[m]} ${t("analysis.marks." + m).toLowerCase()}`).join(" · "));
+  box.replaceChildren(el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, ...rows)), legend);
 }
 
 /** Every decision with a choice along the match, its cost upwards (a dot a decision, in its
