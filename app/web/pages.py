@@ -17,6 +17,7 @@ import asyncio
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
@@ -37,6 +38,8 @@ templates = Jinja2Templates(directory=str(ROOT / "templates"))
 # The pages' data goes in <script type="application/json"> blocks: ``tojson`` escapes <, >, & and
 # ' (nothing people typed can end the block); names in Russian stay as they are.
 templates.env.policies["json.dumps_kwargs"] = {"ensure_ascii": False}
+# A name in a path: its "/" encoded too (urlencode keeps it), as with encodeURIComponent.
+templates.env.filters["segment"] = lambda value: quote(str(value), safe="")
 router = APIRouter()
 
 
@@ -64,6 +67,13 @@ def is_loopback(host: str) -> bool:
     return host in ("localhost", "::1") or host.startswith("127.")
 
 
+def address(request: Request) -> str:
+    """The page's path and query, encoded again (Starlette gives the path decoded: a name's
+    "#", "?" or "%" would end it or change it)."""
+    query = request.url.query
+    return quote(request.scope["path"]) + (f"?{query}" if query else "")
+
+
 def page(request: Request, name: str, **context) -> HTMLResponse:
     lang = i18n.language(request)
     strings = i18n.strings(lang)
@@ -79,7 +89,7 @@ def page(request: Request, name: str, **context) -> HTMLResponse:
              for g in GAMES.values()]
     settings = request.app.state.settings
     context.update(request=request, lang=lang, t=t, player=player, games=games,
-                   strings=strings, other_lang="en" if lang == "ru" else "ru",
+                   strings=strings, other_lang="en" if lang == "ru" else "ru", here=address(request),
                    loopback_only=not settings.public_url and is_loopback(settings.host))
     response = templates.TemplateResponse(request, name, context)
     response.headers["Content-Language"] = lang
@@ -143,7 +153,7 @@ async def match_page(match_id: int, request: Request, store: StoreDep):
                 chart=chart_svg(rows, labels, i18n.translate(lang, "match.chart")))
 
 
-@router.get("/players/{name}", response_class=HTMLResponse, include_in_schema=False)
+@router.get("/players/{name:path}", response_class=HTMLResponse, include_in_schema=False)
 async def player_page(name: str, request: Request, store: StoreDep):
     """A player's page: by game, over time, against whom, with whom."""
     found = await in_session(store, lambda s: players.player_page(s, name))

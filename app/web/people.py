@@ -184,7 +184,7 @@ async def all_players(store: StoreDep):
     return {"players": await in_session(store, players.all_stats)}
 
 
-@router.get("/players/{name}", response_model=PlayerPage)
+@router.get("/players/{name:path}", response_model=PlayerPage)
 async def player(name: str, store: StoreDep):
     """STATS, with per game the win rate, the best match, the recent form and the results
     against people and against bots; results over time; head-to-head; partnerships."""

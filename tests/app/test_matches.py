@@ -258,7 +258,7 @@ async def test_no_page_or_endpoint_shows_the_cards_of_a_running_match(server):
         await anna.close()
         refused = []
         for path in routes:
-            url = re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), "x"), path)
+            url = re.sub(r"\{(\w+)(:\w+)?\}", lambda m: values.get(m.group(1), "x"), path)
             r = await http.get(url, params={"player": name})
             if r.status_code in (403, 404, 409):
                 refused.append(path)

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import secrets
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 #: Every Content-Security-Policy violation (app/web/security.py: no inline script or style) is
 #: written to the console as an error, which fails the test like a script error.
 REPORT_CSP = """document.addEventListener('securitypolicyviolation', (e) => console.error(
@@ -155,3 +157,14 @@ def fresh_name(name: str) -> str:
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def stored_match(server, seed: str, names: list[str], when: datetime) -> int:
+    """A demo match (``seeds/{seed}.json``) stored again as played by ``names`` at ``when``;
+    its id."""
+    from app.ops.seeds import store_match
+    from engine.record import replay
+
+    record = json.loads((SEEDS / f"{seed}.json").read_text(encoding="utf-8"))
+    with server.app.state.store.sessions() as session, session.begin():
+        return store_match(session, f"S{secrets.token_hex(3)}", replay(record), names, when)

@@ -4,10 +4,13 @@ languages at phone size."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+from urllib.parse import quote
+
 import httpx
 import pytest
 
-from .conftest import PHONE, fresh_name, shot
+from .conftest import PHONE, fresh_name, shot, stored_match
 from .test_tables import healthy
 
 pytestmark = pytest.mark.browser
@@ -183,3 +186,42 @@ def test_the_phone_of_a_player_sits_at_their_seat_and_the_laptop_plays_on(live, 
     laptop.wait_for_selector("[data-testid=received] .cardtext")  # ... the laptop sees it
     assert laptop.get_attribute("#conn", "data-status") == "online"
     healthy(laptop, phone)
+
+
+def shows_the_player(page, name: str) -> None:
+    page.wait_for_selector("[data-testid=player-name]")
+    assert page.text_content("[data-testid=player-name]").startswith(name), page.url
+
+
+def switch_language(page) -> None:
+    lang = page.evaluate("document.documentElement.lang")
+    page.click("[data-testid=lang-switch]")
+    page.wait_for_function("(lang) => document.documentElement.lang !== lang", arg=lang)
+
+
+def test_names_holding_slash_hash_question_or_percent_have_their_pages(live, new_page):
+    """A name is one part of its page's address whatever it holds: each link to a player's
+    page leads there, and so does the language switch on it."""
+    names = [fresh_name("a/b"), fresh_name("C# fan"), fresh_name("x?y 100%")]
+    match_id = stored_match(live, "black_maria-1", names, datetime.now(timezone.utc))
+    page = new_page()
+    for name in names:
+        assert httpx.get(f"{live.http}/api/players/{quote(name, safe='')}").json()["name"] == name
+        opponent, partner_in_standings = [n for n in names if n != name]
+        page.goto(f"{live.http}/history?player={quote(name)}")
+        switch_language(page)
+        assert page.input_value("input[name=player]") == name
+        page.get_by_role("link", name=name, exact=True).click()
+        shows_the_player(page, name)
+        switch_language(page)
+        shows_the_player(page, name)
+        page.get_by_role("link", name=opponent, exact=True).click()  # head to head
+        shows_the_player(page, opponent)
+        page.go_back()
+        page.click("[data-testid=standings-link]")
+        page.get_by_role("link", name=partner_in_standings, exact=True).click()
+        shows_the_player(page, partner_in_standings)
+        page.goto(f"{live.http}/matches/{match_id}")
+        page.get_by_role("link", name=name, exact=True).click()
+        shows_the_player(page, name)
+    healthy(page)
