@@ -20,9 +20,11 @@ from typing import Annotated
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException
 
 from engine import EVERYONE, GAMES
 from engine.record import positions
@@ -46,6 +48,16 @@ router = APIRouter()
 def install(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     app.include_router(router)
+    app.add_exception_handler(HTTPException, not_found_page)
+
+
+async def not_found_page(request: Request, error: HTTPException):
+    """A browser opening an address nobody serves is shown a page in the site's layout; the
+    API and other clients keep FastAPI's JSON."""
+    if (error.status_code == 404 and not request.url.path.startswith("/api/")
+            and "text/html" in request.headers.get("accept", "")):
+        return missing(request, "missing.page_title", "missing.page_text")
+    return await http_exception_handler(request, error)
 
 
 def day(value: str | None, end: bool = False) -> datetime | None:
@@ -116,7 +128,7 @@ async def table(code: str, request: Request, rooms: Registry):
 
 
 def missing(request: Request, title: str, text: str, **values) -> HTMLResponse:
-    """The friendly page for a table or a match that is not there (404)."""
+    """The friendly page for a table, a match, a player or a page that is not there (404)."""
     response = page(request, "missing.html", title=title, text=text, values=values)
     response.status_code = 404
     return response
@@ -135,7 +147,7 @@ async def history_page(request: Request, store: StoreDep, player: str | None = N
                          "until": until or "", "status": status or ""})
 
 
-@router.get("/matches/{match_id}", response_class=HTMLResponse, include_in_schema=False)
+@router.get("/matches/{match_id:int}", response_class=HTMLResponse, include_in_schema=False)
 async def match_page(match_id: int, request: Request, store: StoreDep):
     detail = await in_session(store, lambda s: history.match_detail(s, match_id))
     if detail is None:

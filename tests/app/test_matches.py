@@ -236,7 +236,7 @@ async def test_no_page_or_endpoint_shows_the_cards_of_a_running_match(server):
     """While a match runs, every GET route (pages and API) that names it, its room or its
     people refuses or shows none of its cards: its packs, hands and passes stay secret."""
     routes = [path for path in get_routes(server.app.routes) if not path.startswith("/static")]
-    assert "/api/matches/{match_id}/replay" in routes and "/matches/{match_id}" in routes
+    assert "/api/matches/{match_id}/replay" in routes and "/matches/{match_id:int}" in routes
     name = f"sly-{secrets.token_hex(3)}"
 
     def shown(text: str) -> set[str]:
@@ -291,6 +291,32 @@ async def test_a_missing_match_has_a_page_in_the_readers_language(server):
         assert "Такой партии нет" in r.text and "999999" in r.text
         r = await http.get("/r/NOPE99")
         assert r.status_code == 404 and "NOPE99" in r.text
+
+
+#: What a browser asks for when it opens an address.
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@pytest.mark.parametrize("path", ["/nothing", "/matches/abc", "/r/NOPE99/more"])
+@pytest.mark.parametrize("lang, words", [("en", "Page not found"),
+                                         ("ru", "Страница не найдена")])
+async def test_an_address_nobody_serves_is_a_page_for_a_browser(server, path, lang, words):
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.get(path, headers={"Accept": BROWSER, "Accept-Language": lang})
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert words in r.text and 'href="/"' in r.text and f'lang="{lang}"' in r.text
+
+
+async def test_the_api_and_other_clients_keep_their_json_answers(server):
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for path, accept in [("/nothing", "*/*"), ("/nothing", "application/json"),
+                             ("/api/nothing", BROWSER), ("/static/nothing.js", "*/*")]:
+            r = await http.get(path, headers={"Accept": accept})
+            assert (r.status_code, r.json()) == (404, {"detail": "Not Found"}), path
+        r = await http.get("/api/matches/abc", headers={"Accept": BROWSER})
+        assert r.status_code == 422 and r.json()["detail"][0]["loc"] == ["path", "match_id"]
+        r = await http.get("/api/rooms/NOPE99", headers={"Accept": BROWSER})
+        assert r.status_code == 404 and r.json()["code"] == "no_room"
 
 
 async def test_a_table_typed_in_small_letters_is_sent_to_its_code(server):

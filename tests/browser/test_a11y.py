@@ -177,6 +177,9 @@ def test_lobby_history_match_rules_and_missing_pages(held, new_page, audit, lang
     audit(page, "missing table")
     page.goto(held.http + "/matches/999999")
     audit(page, "missing match")
+    page.goto(held.http + "/nothing/here")
+    assert page.locator("h1").text_content() in ("Page not found", "Страница не найдена")
+    audit(page, "missing page")
     healthy(page, guest)
     audit.check()
 
