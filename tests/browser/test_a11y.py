@@ -149,10 +149,15 @@ def test_lobby_history_match_rules_and_missing_pages(held, new_page, audit, lang
     guest.goto(page.url)
     guest.wait_for_selector("#join-panel:not([hidden]) [data-testid=take-seat-1]")
     audit(guest, "table, a visitor offered the free seat")
+    guest.fill("#seat-name", "Boris")
+    guest.check("[data-testid=seat-guest]")
+    guest.click("[data-testid=take-seat-1]")  # the match begins
+    guest.wait_for_selector(".seat.me[data-seat='1']")
 
     page.goto(held.http + "/history")
     page.wait_for_selector("[data-testid=history-table]")
     audit(page, "history")
+    page.goto(held.http + "/history?status=finished")
     page.locator("[data-testid=history-table] tbody a.button").first.click()
     page.wait_for_selector("#replay .seat")
     for _ in range(60):  # on to a trick with cards in the middle (past any bidding)
@@ -161,6 +166,10 @@ def test_lobby_history_match_rules_and_missing_pages(held, new_page, audit, lang
         page.click("[data-testid=replay-next]")
     assert page.locator("#replay .trick .card").count() >= 2
     audit(page, "match page and replay", sizes={**SIZES, "phone sideways": PHONE_SIDEWAYS})
+    page.goto(held.http + "/history?status=running")
+    page.locator("[data-testid=history-table] tbody a.button").first.click()
+    page.wait_for_selector("[data-testid=table-link]")
+    audit(page, "a running match's page")
     page.goto(held.http + "/rules")
     audit(page, "rules")
     page.goto(held.http + "/players/Anna")
