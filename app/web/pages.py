@@ -24,6 +24,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 from starlette.exceptions import HTTPException
 
 from engine import EVERYONE, GAMES
@@ -42,6 +43,19 @@ templates = Jinja2Templates(directory=str(ROOT / "templates"))
 templates.env.policies["json.dumps_kwargs"] = {"ensure_ascii": False}
 # A name in a path: its "/" encoded too (urlencode keeps it), as with encodeURIComponent.
 templates.env.filters["segment"] = lambda value: quote(str(value), safe="")
+
+
+def utc_time(value: str | None) -> Markup:
+    """A stored time (ISO 8601) as a <time> saying it in UTC, which static/js/times.js says
+    again in the reader's time zone."""
+    if not value:
+        return Markup()
+    when = datetime.fromisoformat(value).astimezone(timezone.utc)
+    return Markup('<time datetime="{}">{} UTC</time>').format(
+        when.strftime("%Y-%m-%dT%H:%M:%SZ"), when.strftime("%Y-%m-%d %H:%M"))
+
+
+templates.env.filters["utc_time"] = utc_time
 router = APIRouter()
 
 

@@ -3,10 +3,13 @@ table, and times said in the reader's time zone and language."""
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+from urllib.parse import quote
+
 import httpx
 import pytest
 
-from .conftest import shot
+from .conftest import fresh_name, shot, stored_match
 from .test_tables import create_room, healthy, sit
 
 pytestmark = pytest.mark.browser
@@ -32,3 +35,24 @@ def test_a_running_matchs_page_leads_to_its_table(live, new_page):
     player.wait_for_selector("[data-testid=winners]")
     assert player.locator("[data-testid=table-link]").count() == 0
     healthy(player, watcher)
+
+
+def test_times_are_said_in_the_readers_time_zone_and_language(live, new_page):
+    names = [fresh_name("Toshi"), fresh_name("Yuki")]
+    match_id = stored_match(live, "marjolet-1", names,
+                            datetime(2026, 3, 1, 22, 30, tzinfo=timezone.utc))
+    addresses = [f"/matches/{match_id}", f"/history?player={quote(names[0])}"]
+    for locale, day in [("en-GB", "2 Mar 2026"), ("ru-RU", "2 мар. 2026")]:
+        page = new_page(locale=locale, timezone_id="Asia/Tokyo")  # 9 hours ahead of UTC
+        for address in addresses:
+            page.goto(live.http + address)
+            time = page.locator("main time")
+            assert time.get_attribute("datetime") == "2026-03-01T22:30:00Z"
+            page.wait_for_function("!document.querySelector('main time').textContent.includes('UTC')")
+            assert day in time.text_content() and "07:30" in time.text_content(), address
+        shot(page, f"history-times-{locale}")
+        healthy(page)
+    without_scripts = new_page(java_script_enabled=False)
+    for address in addresses:
+        without_scripts.goto(live.http + address)
+        assert without_scripts.text_content("main time") == "2026-03-01 22:30 UTC"
