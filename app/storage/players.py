@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, aliased
 
 from engine import GAMES
 
-from .history import iso
+from .history import iso, named
 from .models import MatchPlayer, MatchRow, Player
 from .stored import Refused
 
@@ -234,11 +234,12 @@ def _others(session: Session, player_id: int) -> tuple[list, list]:
 
 def standings(session: Session, names: list[str], game: str | None = None,
               since: datetime | None = None, until: datetime | None = None) -> dict:
-    """A league table of ``names``: each one's STATS over the matches in which at least two of
-    them played (all their matches when only one is asked), best first (more matches won,
-    then fewer played, then the better average per deal); and, in Big Mariage, each
-    partnership of two of them."""
-    people = list(session.scalars(select(Player).where(Player.name.in_(names))))
+    """A league table of ``names`` (whatever their case): each one's STATS over the matches in
+    which at least two of them played (all their matches when only one is asked), best first
+    (more matches won, then fewer played, then the better average per deal); in Big Mariage,
+    each partnership of two of them; and the names nobody has played under."""
+    found = {name: named(session, name) for name in names}
+    people = list({p.id: p for matches in found.values() for p in matches}.values())
     ids = [p.id for p in people]
     shared = None
     if len(people) > 1:
@@ -249,7 +250,8 @@ def standings(session: Session, names: list[str], game: str | None = None,
     lower = game is not None and GAMES[game].lower_is_better
     rows.sort(key=lambda r: (-r["won"], r["played"], _average_key(r, lower), r["name"]))
     pairs = _partnerships(session, ids, since, until) if game in (None, "big_mariage") else []
-    return {"standings": rows, "partnerships": pairs}
+    return {"standings": rows, "partnerships": pairs,
+            "unknown": [name for name, matches in found.items() if not matches]}
 
 
 def _average_key(row: dict, lower: bool) -> float:

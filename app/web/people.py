@@ -116,6 +116,7 @@ class Partnership(BaseModel):
 class Standings(BaseModel):
     standings: list[Stats]
     partnerships: list[Partnership]
+    unknown: list[str] = Field(description="the names asked for that nobody has played under")
 
 
 def named(name: str, error):

@@ -152,6 +152,14 @@ def test_the_history_filters_by_person_game_and_status(db):
     assert listed(db, player=RITA, game="big_mariage", status="finished") == []
 
 
+def test_the_history_finds_a_person_by_their_name_in_any_case_or_by_a_part_of_it(db):
+    """The name whatever its case; failing that, everyone whose name holds what was typed."""
+    assert listed(db, player=" lena H ") == listed(db, player="LENA H") == listed(db, player=LENA)
+    assert listed(db, player="renamed") == listed(db, player=PAVEL_NOW)
+    assert listed(db, player="a h") == ["M4", "M3", "M2", "M1"]  # Lena's and Rita's
+    assert listed(db, player="nobody at all") == []
+
+
 def test_the_history_filters_by_start_with_both_bounds_included(db):
     """since and until compare the start, and a match that began at either bound is in."""
     day1, day2 = T0 + timedelta(days=1), T0 + timedelta(days=2)

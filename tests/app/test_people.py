@@ -100,6 +100,18 @@ async def test_a_table_made_with_its_creators_seat_is_made_only_if_the_seat_can_
         assert alone["token"] is None and alone["room"]["seats"][0]["kind"] == "open"
 
 
+async def test_a_russian_name_is_found_in_any_case_in_history_and_standings(server):
+    """(SQLite's lower() knows no Cyrillic: the names are compared by the server.)"""
+    vera = f"Вера {tag()}"
+    stored(server, played("marjolet", 3, {"target": 1}), [vera, f"other {tag()}"])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for typed in (vera.upper(), vera.lower()):
+            listed = (await http.get("/api/matches", params={"player": typed})).json()["matches"]
+            assert [p["name"] for p in listed[0]["players"]][0] == vera and len(listed) == 1
+        table = (await http.get("/api/standings", params={"players": f"{vera.lower()},ЖЖЖ"})).json()
+        assert [r["name"] for r in table["standings"]] == [vera] and table["unknown"] == ["ЖЖЖ"]
+
+
 async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_too(server):
     name = f"Gena {tag()}"
     match = played("marjolet", 1, {"target": 1})

@@ -401,6 +401,16 @@ def test_standings_count_only_the_matches_at_least_two_of_them_shared(db):
     assert alone["standings"][0]["played"] == 4
     assert {r["name"]: r["played"] for r in two["standings"]} == {S[0]: 1, S[1]: 1}
     assert table["partnerships"] == [] and alone["partnerships"] == []
+    assert table["unknown"] == ["Nobody P"] and alone["unknown"] == []
+
+
+def test_standings_take_names_in_any_case_and_no_part_of_one(db):
+    sessions, _, _ = db
+    with sessions() as session:
+        shouted = players.standings(session, [S[0].upper(), S[1].lower()])
+        partly = players.standings(session, [S[0][:2]])
+    assert {r["name"] for r in shouted["standings"]} == {S[0], S[1]} and shouted["unknown"] == []
+    assert partly["standings"] == [] and partly["unknown"] == [S[0][:2]]  # (a league of whom?)
 
 
 def test_standings_put_more_wins_first_then_fewer_matches_then_the_better_average(db):
