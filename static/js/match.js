@@ -9,6 +9,8 @@ const names = match.players.map((p) => (p.bot ? t("bot.name", { n: p.seat + 1 })
 // The match detail says whether scores are per team, not who partners whom: partners sit
 // opposite each other, as the table's SEAT.team says.
 const teams = match.teams ? [[0, 2], [1, 3]] : null;
+// (winners are sides: a pair in Big Mariage, a seat otherwise)
+const winners = (match.winners || []).map((w) => (teams ? t("team_of", { a: names[teams[w][0]], b: names[teams[w][1]] }) : names[w])).join(", ");
 const $ = (id) => document.getElementById(id);
 
 // The post-match analysis: its marks show in the replay once it is there.
@@ -69,6 +71,7 @@ async function startReplay() {
     const line = $("rp-action");
     line.replaceChildren(...(f.action ? actionText(f.seat, f.action, names) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
     line.append(" · ", el("span", { class: "totals" }, t("replay.totals", { totals: f.totals.join(" : ") })));
+    if (i === frames.length - 1 && match.status === "finished") line.append(" · ", el("b", { "data-testid": "replay-winners" }, `${t("match.winners")}: ${winners}`));
     if ($("rp-mark")) showMark($("rp-mark"), analysis, frames, i, names);
     keepHeight();
   };

@@ -446,9 +446,13 @@ def test_history_match_page_and_replay(live, new_page):
     assert page.text_content("[data-testid=replay-where]") != first
     assert page.text_content("[data-testid=replay-action]").strip()
     shot(page, "match-replay-laptop")
-    # playing, the button says so (it had stayed "▷"); from the end it starts again
+    # at the end, the winners (as the page's heading says them)
     play, slider = page.locator("#rp-play"), page.locator("#rp-slider")
+    assert page.locator("[data-testid=replay-winners]").count() == 0
     slider.evaluate("(s) => { s.value = s.max; s.dispatchEvent(new Event('input')); }")
+    heading = page.text_content("[data-testid=winners] b")
+    assert page.text_content("[data-testid=replay-winners]") == f"Winners: {heading}"
+    # playing, the button says so (it had stayed "▷"); from the end it starts again
     play.click()
     assert (play.text_content(), play.get_attribute("aria-pressed")) == ("❚❚", "true")
     page.wait_for_function("Number(document.getElementById('rp-slider').value) === 1")
