@@ -19,7 +19,7 @@ from ..rooms.thinking import SEAT_BOTS, think_time
 from ..storage import analyses, history, players
 from .deps import LimitsDep, Registry, SettingsDep, StoreDep, in_session
 from .limits import address
-from .people import me_or_refuse, named
+from .people import me_or_refuse, named, utc
 
 router = APIRouter(prefix="/api")
 
@@ -186,11 +186,6 @@ async def matches(store: StoreDep, player: str | None = None, game: str | None =
                   since: datetime | None = None, until: datetime | None = None,
                   limit: int = Query(50, ge=1, le=500),
                   offset: int = Query(0, ge=0, le=history.MAX_ID)):
-    def utc(value: datetime | None) -> datetime | None:  # naive dates are taken as UTC
-        if value is None or value.tzinfo is None:
-            return value.replace(tzinfo=timezone.utc) if value else None
-        return value.astimezone(timezone.utc)
-
     since, until = utc(since), utc(until)
     return {"matches": await in_session(store, lambda s: history.list_matches(
         s, player, game, status, since, until, limit, offset))}

@@ -14,10 +14,11 @@ the server's WebSocket state; the replay frames are the engine's own views.
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Annotated
 from urllib.parse import quote
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exception_handlers import http_exception_handler
@@ -74,9 +75,10 @@ async def not_found_page(request: Request, error: HTTPException):
     return await http_exception_handler(request, error)
 
 
-def day(value: str | None, end: bool = False) -> datetime | None:
-    """A date typed in a filter (UTC; a day alone ``end``s at its last second); None for
-    nothing or something that is no date."""
+def day(value: str | None, end: bool = False, zone: str = "") -> datetime | None:
+    """A date typed in a filter, in the reader's time ``zone`` (the form's ``tz``, which
+    static/js/times.js fills in: the times shown are the reader's) or else UTC; a day alone
+    ``end``s at its last second. None for nothing or something that is no date."""
     if not value:
         return None
     try:
@@ -85,7 +87,16 @@ def day(value: str | None, end: bool = False) -> datetime | None:
         return None
     if end and len(value) <= 10:
         when = when.replace(hour=23, minute=59, second=59)
-    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    # (in UTC: SQLite compares the times as the naive UTC it stores)
+    return (when if when.tzinfo else when.replace(tzinfo=time_zone(zone))).astimezone(timezone.utc)
+
+
+def time_zone(name: str) -> tzinfo:
+    """The IANA time zone ``name`` ("Asia/Tokyo"), or UTC for anything else."""
+    try:
+        return ZoneInfo(name) if name else timezone.utc
+    except (ValueError, ZoneInfoNotFoundError):  # (ValueError: a path, not a name)
+        return timezone.utc
 
 
 def is_loopback(host: str) -> bool:
@@ -151,11 +162,12 @@ def missing(request: Request, title: str, text: str, **values) -> HTMLResponse:
 @router.get("/history", response_class=HTMLResponse, include_in_schema=False)
 async def history_page(request: Request, store: StoreDep, player: str | None = None,
                        game: str | None = None, since: str | None = None,
-                       until: str | None = None, status: str | None = None):
+                       until: str | None = None, status: str | None = None, tz: str = ""):
     game = game if game in GAMES else None
     status = status if status in ("running", "finished") else None
     matches = await in_session(store, lambda s: history.list_matches(
-        s, player or None, game, status, day(since), day(until, end=True), 200, 0))
+        s, player or None, game, status, day(since, zone=tz), day(until, end=True, zone=tz),
+        200, 0))
     return page(request, "history.html", matches=matches,
                 filters={"player": player or "", "game": game or "", "since": since or "",
                          "until": until or "", "status": status or ""})
@@ -195,13 +207,14 @@ async def player_page(name: str, request: Request, store: StoreDep):
 
 @router.get("/standings", response_class=HTMLResponse, include_in_schema=False)
 async def standings_page(request: Request, store: StoreDep, players_: Annotated[
-        str, Query(alias="players")] = "", game: str = "", since: str = "", until: str = ""):
+        str, Query(alias="players")] = "", game: str = "", since: str = "", until: str = "",
+                         tz: str = ""):
     """A league table of the people in the query string (the page picks the people you play
     with most when it has none)."""
     names = [n.strip() for n in players_.split(",") if n.strip()][:20]
     game_ = game if game in GAMES else None
     table = await in_session(store, lambda s: players.standings(
-        s, names, game_, day(since), day(until, end=True))) if names else None
+        s, names, game_, day(since, zone=tz), day(until, end=True, zone=tz))) if names else None
     return page(request, "standings.html", table=table, filters={
         "players": ", ".join(names), "game": game_ or "", "since": since, "until": until})
 

@@ -51,6 +51,13 @@ def test_times_are_said_in_the_readers_time_zone_and_language(live, new_page):
             page.wait_for_function("!document.querySelector('main time').textContent.includes('UTC')")
             assert day in time.text_content() and "07:30" in time.text_content(), address
         shot(page, f"history-times-{locale}")
+        # the days filtered by are the reader's too: it began on 2 March in Tokyo
+        for date, found in [("2026-03-02", True), ("2026-03-01", False)]:
+            page.fill("input[name=since]", date)
+            page.fill("input[name=until]", date)
+            page.click(".filters button")
+            page.wait_for_url("**tz=Asia%2FTokyo**")
+            assert bool(page.locator(f"main a[href='/matches/{match_id}']").count()) == found, date
         healthy(page)
     without_scripts = new_page(java_script_enabled=False)
     for address in addresses:
