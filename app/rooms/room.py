@@ -36,6 +36,21 @@ MISSED_LIMIT = 1000
 SHARED = ("action", "chat", "ready")
 
 
+def open_seat(kinds: list[str], seat: int | None) -> int:
+    """The seat a person asking for ``seat`` (None: the first open one) takes, given each
+    seat's kind; Refusal if it is not there or not open."""
+    if seat is None:
+        free = [i for i, kind in enumerate(kinds) if kind == "open"]
+        if not free:
+            raise Refusal("not_available", "all_seats_taken")
+        seat = free[0]
+    if not 0 <= seat < len(kinds):
+        raise Refusal("bad_field", "no_such_seat", seat=seat)
+    if kinds[seat] != "open":
+        raise Refusal("not_available", "seat_taken", seat=seat)
+    return seat
+
+
 class Room:
     """One table, after boardgame.io's ``Master(game, storage, transport)``: the game's state
     (:class:`RoomState`), its storage (the repository) and its transports (the connections
@@ -159,15 +174,7 @@ class Room:
                     player_id: int | None) -> tuple[int, str]:
         await self._ensure_fresh()
         state = self.state
-        if seat is None:
-            free = [i for i, s in enumerate(state.seats) if s.kind == "open"]
-            if not free:
-                raise Refusal("not_available", "all_seats_taken")
-            seat = free[0]
-        if not 0 <= seat < len(state.seats):
-            raise Refusal("bad_field", "no_such_seat", seat=seat)
-        if state.seats[seat].kind != "open":
-            raise Refusal("not_available", "seat_taken", seat=seat)
+        seat = open_seat([s.kind for s in state.seats], seat)
         token = secrets.token_urlsafe(32)
         hashed = token_hash(token)
         seq = state.seq + 1

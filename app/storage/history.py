@@ -97,22 +97,29 @@ def summary_of(match: MatchRow, code: str, players: list[dict], deals: int,
     }
 
 
-def named(session: Session, typed: str, partly: bool = False) -> list[Player]:
-    """The players a name typed in a search means: the one it names whatever the case ("anna":
-    Anna); failing that, given ``partly``, those whose names hold it ("ann": Anna, Joanna).
-    (Compared in Python: SQLite's lower() knows no letter beyond ASCII.)"""
+def everyone(session: Session) -> list:
+    """Every player's (id, name), for :func:`named`."""
+    return session.execute(select(Player.id, Player.name)).all()
+
+
+def named(players: list, typed: str, partly: bool = False) -> list:
+    """The ``players`` (rows of id and name) a name typed in a search means: the one it names
+    whatever the case ("anna": Anna); failing that, given ``partly``, those whose names hold it
+    ("ann": Anna, Joanna), at most 500. (Compared in Python: SQLite's lower() knows no letter
+    beyond ASCII.)"""
     wanted = typed.strip().casefold()
-    everyone = session.scalars(select(Player)).all()
-    exact = [p for p in everyone if p.name.casefold() == wanted]
-    return exact or ([p for p in everyone if wanted in p.name.casefold()] if partly else [])
+    if not wanted:
+        return []
+    exact = [p for p in players if p.name.casefold() == wanted]
+    return exact or ([p for p in players if wanted in p.name.casefold()][:500] if partly else [])
 
 
 def list_matches(session: Session, player: str | None, game: str | None, status: str | None,
                  since: datetime | None, until: datetime | None, limit: int,
                  offset: int) -> list[dict]:
     query = select(MatchRow, Room.code).join(Room, Room.id == MatchRow.room_id)
-    if player:  # (the name whatever its case, else any name that holds it)
-        ids = [p.id for p in named(session, player, partly=True)]
+    if player and player.strip():  # (the name whatever its case, else any name that holds it)
+        ids = [p.id for p in named(everyone(session), player, partly=True)]
         query = query.where(MatchRow.id.in_(
             select(MatchPlayer.match_id).where(MatchPlayer.player_id.in_(ids))))
     if game:

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, aliased
 
 from engine import GAMES
 
-from .history import iso, named
+from .history import everyone, iso, named
 from .models import MatchPlayer, MatchRow, Player
 from .stored import Refused
 
@@ -76,12 +76,18 @@ def rename(session: Session, player_id: int, name: str) -> Player:
 
 def guest(session: Session, name: str) -> Player:
     """The player of a name typed without a key: a guest's. NameTaken if a key holds it."""
-    player = by_name(session, name)
+    player = free_for_guests(session, name)
     if player is None:
         player = Player(name=name)
         session.add(player)
         session.flush()
-    elif player.key_hash is not None:
+    return player
+
+
+def free_for_guests(session: Session, name: str) -> Player | None:
+    """The guest's player of ``name`` if there is one; NameTaken if a key holds it."""
+    player = by_name(session, name)
+    if player is not None and player.key_hash is not None:
         raise NameTaken(name, _free_variant(session, name))
     return player
 
@@ -238,7 +244,8 @@ def standings(session: Session, names: list[str], game: str | None = None,
     which at least two of them played (all their matches when only one is asked), best first
     (more matches won, then fewer played, then the better average per deal); in Big Mariage,
     each partnership of two of them; and the names nobody has played under."""
-    found = {name: named(session, name) for name in names}
+    known = everyone(session)
+    found = {name: named(known, name) for name in names}
     people = list({p.id: p for matches in found.values() for p in matches}.values())
     ids = [p.id for p in people]
     shared = None

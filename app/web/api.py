@@ -9,12 +9,13 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from engine import GAMES, BadOptions
 
 from ..protocol import MatchDetail, MatchSummary, Refusal, RoomInfo, person_name
 from ..rooms.registry import TARGET_MAX
+from ..rooms.room import open_seat
 from ..rooms.thinking import SEAT_BOTS, think_time
 from ..storage import analyses, history, players
 from .deps import LimitsDep, Registry, SettingsDep, StoreDep, in_session
@@ -40,7 +41,7 @@ class CreateRoom(BaseModel):
 
 class Join(BaseModel):
     name: str = Field("", max_length=64, description="a guest's name (ignored with a key)")
-    seat: int | None = None
+    seat: StrictInt | None = None  # (not true, "1" nor 1.0)
 
 
 class CreateAndJoin(CreateRoom):
@@ -117,7 +118,10 @@ async def create_room(body: CreateAndJoin, request: Request, rooms: Registry, st
         room = await rooms.create(body.game, body.options, seats, timer, thinking)
     except BadOptions as error:
         raise Refusal.of_engine(error) from None
-    seat, token = await room.join(*creator) if creator else (None, None)
+    try:
+        seat, token = await room.join(*creator) if creator else (None, None)
+    except players.NameTaken as error:  # (claimed meanwhile, by a key: the table stays empty)
+        raise named(error.name, error) from None
     return {"code": room.code, "invite": invite_link(settings, room.code),
             "room": room.describe(), "seat": seat, "token": token}
 
@@ -125,20 +129,13 @@ async def create_room(body: CreateAndJoin, request: Request, rooms: Registry, st
 async def seat_for_creator(join: Join, seats: list, store, key: str | None):
     """(name, seat, player id) of the table's creator, refused as a join would be but before
     the table is made: a table nobody could sit at is not left in the lobby's list."""
-    seat = join.seat if join.seat is not None else next(
-        (i for i, (kind, _) in enumerate(seats) if kind == "open"), None)
-    if seat is None:
-        raise Refusal("not_available", "all_seats_taken")
-    if not 0 <= seat < len(seats):
-        raise Refusal("bad_field", "no_such_seat", seat=seat)
-    if seats[seat][0] != "open":
-        raise Refusal("not_available", "seat_taken", seat=seat)
+    seat = open_seat([kind for kind, _ in seats], join.seat)
     if key:
         player_id, name = await me_or_refuse(store, key)
         return name, seat, player_id
     name = person_name(join.name)
     try:
-        await in_session(store, lambda session: players.guest(session, name))
+        await in_session(store, lambda session: players.free_for_guests(session, name))
     except players.NameTaken as error:
         raise named(name, error) from None
     return name, seat, None

@@ -87,8 +87,10 @@ def day(value: str | None, end: bool = False, zone: str = "") -> datetime | None
         return None
     if end and len(value) <= 10:
         when = when.replace(hour=23, minute=59, second=59)
-    # (in UTC: SQLite compares the times as the naive UTC it stores)
-    return (when if when.tzinfo else when.replace(tzinfo=time_zone(zone))).astimezone(timezone.utc)
+    try:  # (in UTC: SQLite compares the times as the naive UTC it stores)
+        return (when if when.tzinfo else when.replace(tzinfo=time_zone(zone))).astimezone(timezone.utc)
+    except OverflowError:  # (a day at the calendar's end: 0001-01-01 east of UTC)
+        return None
 
 
 def time_zone(name: str) -> tzinfo:

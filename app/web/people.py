@@ -196,10 +196,13 @@ async def player(name: str, store: StoreDep):
 
 
 def utc(value: datetime | None) -> datetime | None:
-    """Naive dates are taken as UTC."""
+    """Naive dates are taken as UTC; Refusal for one UTC cannot say (0001-01-01T00:00+01:00)."""
     if value is None or value.tzinfo is None:
         return value.replace(tzinfo=timezone.utc) if value else None
-    return value.astimezone(timezone.utc)
+    try:
+        return value.astimezone(timezone.utc)
+    except OverflowError:
+        raise Refusal("bad_field", "bad_field", field="date") from None
 
 
 @router.get("/standings", response_model=Standings)

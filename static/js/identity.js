@@ -30,7 +30,7 @@ export async function ensureIdentity(name, asGuest = false) {
   const me = identity();
   if (asGuest) return name;
   if (me && me.key) {
-    if (name !== me.name) throw new Error(t("me.other_name", { name: me.name }));
+    if (name.normalize("NFC") !== me.name) throw new Error(t("me.other_name", { name: me.name }));  // (the server keeps names NFC)
     return me.name;
   }
   const r = await fetch("/api/me", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });

@@ -9,8 +9,9 @@ const names = match.players.map((p) => (p.bot ? t("bot.name", { n: p.seat + 1 })
 // The match detail says whether scores are per team, not who partners whom: partners sit
 // opposite each other, as the table's SEAT.team says.
 const teams = match.teams ? [[0, 2], [1, 3]] : null;
-// (winners are sides: a pair in Big Mariage, a seat otherwise)
-const winners = (match.winners || []).map((w) => (teams ? t("team_of", { a: names[teams[w][0]], b: names[teams[w][1]] }) : names[w])).join(", ");
+// (each side as the page's heading names it: a pair in Big Mariage, a seat otherwise)
+const sides = pageData("match-sides");
+const winners = (match.winners || []).map((w) => sides[w]).join(", ");
 const $ = (id) => document.getElementById(id);
 
 // The post-match analysis: its marks show in the replay once it is there.

@@ -232,6 +232,26 @@ def get_routes(routes) -> list[str]:
     return paths
 
 
+async def test_dates_and_names_at_the_edges_are_refused_or_ignored_never_a_server_error(server):
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        everything = (await http.get("/api/matches", params={"limit": 500})).json()["matches"]
+        # a day UTC cannot say (0001-01-01 east of it): a page ignores it, the API refuses it
+        for path in ("/history?since=0001-01-01&tz=Asia/Tokyo",
+                     "/standings?players=x&until=9999-12-31&tz=America/Los_Angeles",
+                     "/history?since=2026-01-01&tz=../../etc/passwd"):
+            assert (await http.get(path)).status_code == 200, path
+        refused = await http.get("/api/matches", params={"since": "0001-01-01T00:00:00+01:00"})
+        assert refused.status_code == 422 and refused.json()["reason"] == "bad_field"
+        # a name of spaces filters nothing (as a substring it would have meant everyone's)
+        spaces = (await http.get("/api/matches", params={"player": "  ", "limit": 500})).json()
+        assert spaces["matches"] == everything
+        # a seat is a number: not true, "1" nor 1.0
+        for seat in (True, "1", 1.0):
+            code = await create_room(server.http, "marjolet", ["open", "open"])
+            refused = await http.post(f"/api/rooms/{code}/join", json={"name": "Ann", "seat": seat})
+            assert refused.status_code == 422, seat
+
+
 async def test_no_page_or_endpoint_shows_the_cards_of_a_running_match(server):
     """While a match runs, every GET route (pages and API) that names it, its room or its
     people refuses or shows none of its cards: its packs, hands and passes stay secret."""
