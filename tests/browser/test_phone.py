@@ -492,6 +492,7 @@ def test_the_top_bar_of_a_phone_is_two_lines_in_russian_with_the_identity_menu(l
         assert abs(boxes["rules"]["top"] - second["top"]) < 2, f"{path}: the links take two lines: {boxes}"
         assert all(b["right"] <= 390 + 0.5 for b in boxes.values()), (path, boxes)
         assert boxes["bar"]["bottom"] < 90, (path, boxes)
+        assert boxes["lobby"]["bottom"] - boxes["lobby"]["top"] >= 24, (path, boxes)  # a thumb's target
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
         menu_whole(page, path)
     shot(page, "topbar-phone-ru")
