@@ -253,12 +253,28 @@ def standings(session: Session, names: list[str], game: str | None = None,
         shared = (select(MatchPlayer.match_id).where(MatchPlayer.player_id.in_(ids))
                   .group_by(MatchPlayer.match_id).having(func.count() > 1))
     figures = _by_player_and_game(session, _seats_of(ids, game, since, until, shared))
-    rows = [stats(p.name, figures.get(p.id, {})) for p in people]
-    lower = game is not None and GAMES[game].lower_is_better
-    rows.sort(key=lambda r: (-r["won"], r["played"], _average_key(r, lower), r["name"]))
+    rows = _best_first([stats(p.name, figures.get(p.id, {})) for p in people], game)
     pairs = _partnerships(session, ids, since, until) if game in (None, "big_mariage") else []
     return {"standings": rows, "partnerships": pairs,
             "unknown": [name for name, matches in found.items() if not matches]}
+
+
+def leaderboard(session: Session, game: str | None = None, since: datetime | None = None,
+                until: datetime | None = None, most: int = 50) -> list[dict]:
+    """Everyone who has finished a match here (``game``, between ``since`` and ``until``):
+    their STATS over all their matches, best first as in :func:`standings`, the first
+    ``most``."""
+    people = everyone(session)
+    figures = _by_player_and_game(session, _seats_of([p.id for p in people], game, since, until))
+    rows = [stats(p.name, figures[p.id]) for p in people if p.id in figures]
+    return _best_first([r for r in rows if r["played"]], game)[:most]  # (a match finished)
+
+
+def _best_first(rows: list[dict], game: str | None) -> list[dict]:
+    """More matches won first, then fewer played, then the better average per deal (the lower
+    in Black Maria alone), then by name."""
+    lower = game is not None and GAMES[game].lower_is_better
+    return sorted(rows, key=lambda r: (-r["won"], r["played"], _average_key(r, lower), r["name"]))
 
 
 def _average_key(row: dict, lower: bool) -> float:

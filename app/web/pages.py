@@ -212,11 +212,13 @@ async def standings_page(request: Request, store: StoreDep, players_: Annotated[
         str, Query(alias="players")] = "", game: str = "", since: str = "", until: str = "",
                          tz: str = ""):
     """A league table of the people in the query string (the page picks the people you play
-    with most when it has none)."""
+    with most when it has none); without them, everyone who has played here."""
     names = [n.strip() for n in players_.split(",") if n.strip()][:20]
     game_ = game if game in GAMES else None
-    table = await in_session(store, lambda s: players.standings(
-        s, names, game_, day(since, zone=tz), day(until, end=True, zone=tz))) if names else None
+    begun, ended = day(since, zone=tz), day(until, end=True, zone=tz)
+    table = await in_session(store, lambda s: players.standings(s, names, game_, begun, ended)
+                             if names else {"standings": players.leaderboard(s, game_, begun, ended),
+                                            "partnerships": [], "unknown": []})
     return page(request, "standings.html", table=table, filters={
         "players": ", ".join(names), "game": game_ or "", "since": since, "until": until})
 

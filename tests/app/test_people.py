@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import secrets
 from datetime import datetime, timedelta, timezone
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -98,6 +99,15 @@ async def test_a_table_made_with_its_creators_seat_is_made_only_if_the_seat_can_
         # without `join`, as before: every seat as asked, no token
         alone = (await http.post("/api/rooms", json=table)).json()
         assert alone["token"] is None and alone["room"]["seats"][0]["kind"] == "open"
+
+
+async def test_the_standings_page_without_names_ranks_everyone_who_played(server):
+    names = [f"Lead {tag()}", f"Follow {tag()}"]
+    stored(server, played("marjolet", 4, {"target": 1}), names)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        page = (await http.get("/standings", headers={"Accept-Language": "en"})).text
+    assert "Everyone who has played here" in page  # (it had been empty until names were typed)
+    assert all(f'href="/players/{quote(name, safe="")}"' in page for name in names)
 
 
 async def test_a_russian_name_is_found_in_any_case_in_history_and_standings(server):

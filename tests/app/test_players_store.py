@@ -404,6 +404,20 @@ def test_standings_count_only_the_matches_at_least_two_of_them_shared(db):
     assert table["unknown"] == ["Nobody P"] and alone["unknown"] == []
 
 
+def test_the_leaderboard_is_everyone_who_played_over_all_their_matches_best_first(db):
+    sessions, _, _ = db
+    with sessions() as session:
+        board = players.leaderboard(session)
+        played = {r["name"]: r for r in players.all_stats(session) if r["played"]}
+        top = players.leaderboard(session, "black_maria", most=2)
+        black_maria = players.standings(session, [r["name"] for r in top], "black_maria")
+    assert sorted(r["name"] for r in board) == sorted(played)
+    assert all(r == played[r["name"]] for r in board)  # all their matches, not the shared ones
+    assert [(-r["won"], r["played"]) for r in board] == sorted((-r["won"], r["played"]) for r in board)
+    assert len(top) == 2 and all(set(r["by_game"]) == {"black_maria"} for r in top)
+    assert [r["name"] for r in top] == [r["name"] for r in black_maria["standings"]]
+
+
 def test_standings_take_names_in_any_case_and_no_part_of_one(db):
     sessions, _, _ = db
     with sessions() as session:
