@@ -86,7 +86,7 @@ function renderSummary(box, result, names) {
     el("td", { text: names[s.seat] }), el("td", { text: String(s.decisions) }),
     el("td", { text: tenths(s.lost) }), el("td", { text: tenths(s.lost_per_deal) }),
     ...MARKS.map((m) => el("td", { class: "mark-" + m, text: String(s.marks[m]) }))));
-  const legend = el("p", { class: "an-legend", "aria-hidden": "true" },
+  const legend = el("p", { class: "an-marks", "aria-hidden": "true" },
     MARKS.map((m) => `${SYMBOLS[m]} ${t("analysis.marks." + m).toLowerCase()}`).join(" · "));
   box.replaceChildren(el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, ...rows)), legend);
 }

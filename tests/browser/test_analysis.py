@@ -84,6 +84,9 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     assert f"{worth} {tenths(decision['best_value'])}, {made} {tenths(decision['value'])}" in text
     assert f"mark-{decision['mark']}" in mark.get_attribute("class")
     shot(page, f"analysis-{lang}")
+    # the chart names its players' colours (the marks' legend is a phone's)
+    assert page.get_by_test_id("analysis-chart").locator(".an-legend").is_visible()
+    assert page.get_by_test_id("analysis-summary").locator(".an-marks").is_hidden()
     # on a phone the summary fits ("Inaccuracies" had been cut, two columns off the screen):
     # its marks headed as chess writes them, the words said under it
     page.set_viewport_size(PHONE)
@@ -91,7 +94,7 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     assert summary.evaluate("(s) => s.scrollWidth <= s.clientWidth"), summary.evaluate("(s) => [s.scrollWidth, s.clientWidth]")
     assert summary.locator(".an-mark-head .symbol").all_inner_texts() == ["?!", "?", "??"]
     assert summary.locator(".an-mark-head .word").evaluate_all("(ws) => ws.every((w) => w.offsetWidth <= 1)")
-    assert summary.locator(".an-legend").inner_text().startswith({"en": "?! inaccuracies", "ru": "?! неточности"}[lang])
+    assert summary.locator(".an-marks").inner_text().startswith({"en": "?! inaccuracies", "ru": "?! неточности"}[lang])
     shot(page, f"analysis-phone-{lang}")
     assert not page.errors
 
