@@ -114,7 +114,14 @@ function renderChart(box, result, names) {
     svg("title", {}, `${t("analysis.deal", { n: p.deal + 1 })} · ${names[p.d.seat]} · ${tenths(p.d.cost)}`));
     parts.push(dot);
   });
-  parts.push(svg("text", { x: pad, y: pad / 2 + 4, class: "an-label" }, `${top.toFixed(0)}`));
+  // what the axes are: the points lost, up to the largest; the deals, along (the first named)
+  parts.push(svg("text", { x: pad, y: pad / 2 + 4, class: "an-label" }, `${top.toFixed(0)} · ${t("analysis.lost").toLowerCase()}`));
+  for (const deal of new Set(points.map((p) => p.deal))) {
+    const at = points.flatMap((p, i) => (p.deal === deal ? [x(i)] : []));
+    const middle = (at[0] + at[at.length - 1]) / 2;
+    parts.push(svg("text", { x: middle, y: height - pad / 2 + 6, class: "an-label", "text-anchor": "middle" },
+      deal === points[0].deal ? t("analysis.deal", { n: deal + 1 }) : String(deal + 1)));
+  }
   const legend = el("p", { class: "an-legend" }, ...names.map((n, s) =>
     el("span", { class: "an-key", dataset: { seat: String(s) } }, `● ${n} `)));
   box.replaceChildren(el("h3", { text: t("analysis.chart") }),

@@ -84,6 +84,12 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     assert f"{worth} {tenths(decision['best_value'])}, {made} {tenths(decision['value'])}" in text
     assert f"mark-{decision['mark']}" in mark.get_attribute("class")
     shot(page, f"analysis-{lang}")
+    # the chart says what its axes are: the points lost, up to the most; each deal along
+    labels = section.locator("svg.an-chart text.an-label").all_text_contents()
+    lost = {"en": "points lost", "ru": "потеряно очков"}[lang]
+    assert labels[0] == f"{round(max(d['cost'] for deal in result['deals'] for d in deal['decisions'] if not d.get('forced')))} · {lost}"
+    played = sorted({deal["deal"] for deal in result["deals"] if any(not d.get("forced") for d in deal["decisions"])})
+    assert labels[1:] == [{"en": "deal", "ru": "раздача"}[lang] + " 1"] + [str(n + 1) for n in played[1:]]
     # the chart names its players' colours (the marks' legend is a phone's)
     assert page.get_by_test_id("analysis-chart").locator(".an-legend").is_visible()
     assert page.get_by_test_id("analysis-summary").locator(".an-marks").is_hidden()
