@@ -98,11 +98,11 @@ def summary_of(match: MatchRow, code: str, players: list[dict], deals: int,
 
 
 def everyone(session: Session) -> list:
-    """Every player's (id, name), for :func:`named`."""
+    """Every player's (id, name), for :func:`meant_by`."""
     return session.execute(select(Player.id, Player.name)).all()
 
 
-def named(players: list, typed: str, partly: bool = False) -> list:
+def meant_by(players: list, typed: str, partly: bool = False) -> list:
     """The ``players`` (rows of id and name) a name typed in a search means: the one it names
     whatever the case ("anna": Anna); failing that, given ``partly``, those whose names hold it
     ("ann": Anna, Joanna), at most 500. (Compared in Python: SQLite's lower() knows no letter
@@ -119,7 +119,7 @@ def list_matches(session: Session, player: str | None, game: str | None, status:
                  offset: int) -> list[dict]:
     query = select(MatchRow, Room.code).join(Room, Room.id == MatchRow.room_id)
     if player and player.strip():  # (the name whatever its case, else any name that holds it)
-        ids = [p.id for p in named(everyone(session), player, partly=True)]
+        ids = [p.id for p in meant_by(everyone(session), player, partly=True)]
         query = query.where(MatchRow.id.in_(
             select(MatchPlayer.match_id).where(MatchPlayer.player_id.in_(ids))))
     if game:

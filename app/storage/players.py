@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, aliased
 
 from engine import GAMES
 
-from .history import everyone, iso, named
+from .history import everyone, iso, meant_by
 from .models import MatchPlayer, MatchRow, Player
 from .stored import Refused
 
@@ -245,7 +245,7 @@ def standings(session: Session, names: list[str], game: str | None = None,
     (more matches won, then fewer played, then the better average per deal); in Big Mariage,
     each partnership of two of them; and the names nobody has played under."""
     known = everyone(session)
-    found = {name: named(known, name) for name in names}
+    found = {name: meant_by(known, name) for name in names}
     people = list({p.id: p for matches in found.values() for p in matches}.values())
     ids = [p.id for p in people]
     shared = None
