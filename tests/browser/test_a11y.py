@@ -320,6 +320,12 @@ def test_marjolet_stock_window_and_deal_end(held, new_page, audit):
             play_first_legal(page)
         else:
             page.wait_for_timeout(30)
+    # a sheet longer than its box (more deals than fit) scrolls, and the keyboard reaches it
+    page.set_viewport_size(LAPTOP)
+    page.evaluate("""() => { const body = document.querySelector('#sheet tbody');
+      for (let i = 0; i < 40; i++) body.append(body.lastElementChild.cloneNode(true)); }""")
+    assert page.evaluate("(() => { const s = document.getElementById('sheet'); return s.scrollHeight > s.clientHeight; })()")
+    audit(page, "a score sheet longer than its box", {"laptop": LAPTOP})
     healthy(page, t.ru)
     audit.check()
 
