@@ -359,6 +359,11 @@ def side_seats_whole(page, game, word=None):
     assert said == {"seats": 0 if game == "marjolet" else 2, "cut": [], "broken": []}
 
 
+#: The box of Black Maria's cards chosen to pass given the widest three, as the page writes them.
+THREE_TENS = """async () => { const { cardsText } = await import('/static/js/common.js');
+  document.querySelector('.pass-chosen').replaceChildren(...[].concat(cardsText(['TH', 'TD', 'TC']))); }"""
+
+
 #: On a phone held sideways, how far the hand's foot is above the felt's: the hand lies at the
 #: foot of its column, where the thumb is, whatever the moves above it take (or below it, as
 #: far as the bar of tools, where the column is full: Black Maria's eighteen cards at 640).
@@ -385,6 +390,8 @@ def test_a_phone_held_sideways_lays_the_trick_beside_the_trumps_and_over_no_seat
         if page.locator("[data-testid=pass-button]").count():
             side_seats_whole(page, game, "выбирает…")
             moves = page.locator("#actions").bounding_box()["height"]
+            page.evaluate(THREE_TENS)  # (whichever three are chosen: the widest)
+            assert page.locator("#actions").bounding_box()["height"] == moves, "the moves grew for three tens"
             choose_three(page)
             assert page.locator("#actions").bounding_box()["height"] == moves, "the moves grew"
             assert fits(page) == [] and page.evaluate(HAND_ABOVE_FOOT) <= 8, (fits(page), page.evaluate(HAND_ABOVE_FOOT))

@@ -23,11 +23,11 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   if (moves.pass) {
     keepPassChoice();
     chosen.pass = new Set([...chosen.pass].filter((c) => moves.pass.from.includes(c)));
-    // (the cards chosen beside the button: after the words, they had made the moves a line
-    // taller as the third was chosen, and a phone held sideways scroll)
+    // (the cards chosen beside the button: after the words they had made the moves a line
+    // taller as the third was chosen, and a phone held sideways scroll; see .pass-chosen)
     line(t("bmaria.choose_pass", { n: moves.pass.choose, name: right }));
     line(el("button", { type: "button", class: "button primary", "data-testid": "pass-button", disabled: chosen.pass.size !== moves.pass.choose,
-      onclick: () => act({ type: "pass", cards: [...chosen.pass] }) }, t("bmaria.pass_button", { n: chosen.pass.size, k: moves.pass.choose })), " ", cardsText([...chosen.pass]));
+      onclick: () => act({ type: "pass", cards: [...chosen.pass] }) }, t("bmaria.pass_button", { n: chosen.pass.size, k: moves.pass.choose })), " ", el("span", { class: "pass-chosen" }, cardsText([...chosen.pass])));
   } else if (chosen.pass.size) {  // (passed: a choice lives while the pass is to be made)
     forgetPassChoice();
     chosen.pass = new Set();
