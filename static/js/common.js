@@ -63,8 +63,21 @@ export const seatName = (seat) => (seat.kind === "bot" ? t("bot.name", { n: seat
 export function cardText(card) {
   const span = document.createElement("span");
   span.className = "cardtext" + (isRed(card) ? " red" : "");
+  span.dataset.card = card;  // (for spoken(): its name rather than "Q♠")
   span.textContent = cardLabel(card);
   return span;
+}
+
+/** What `parts` (text, and nodes made by cardText and cardsText) say when read aloud: the cards
+ * by their names ("queen of spades"), for the live region. */
+export function spoken(parts) {
+  const say = (node) => {
+    if (typeof node === "string") return node;
+    if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+    if (node.dataset && node.dataset.card && node.classList.contains("cardtext")) return cardName(node.dataset.card);
+    return [...node.childNodes].map(say).join("");
+  };
+  return [parts].flat().map(say).join("");
 }
 
 export function cardsText(cards) {
@@ -118,7 +131,7 @@ export function actionText(seat, action, names) {
     case "pass": return action.cards ? [t("replay.pass_cards", { name: who }), " ", cardsText(action.cards)] : [t("replay.pass", { name: who })];
     case "bid": return [t("replay.bid", { name: who, n: action.value })];
     case "contract": return [t("replay.contract", { name: who, n: action.value })];
-    case "give": return [t("replay.give", { name: who, to: names[action.to] }), " ", cardText(action.card)];
+    case "give": return [t("replay.give", { name: who, to: names[action.to] }), ...(action.card ? [" ", cardText(action.card)] : [])];  // (others see no card)
     case "declare": return [t("replay.declare", { name: who }), " ", cardsText(action.cards)];
     case "exchange": return [t("replay.exchange", { name: who })];
     case "draw": return [t("replay.draw", { name: who })];

@@ -94,6 +94,7 @@ async function createRoom(ev) {
     $("watch-only").hidden = !watchOnly;
     $("create-form").hidden = true;
     $("created").hidden = false;
+    $("created-title").focus();  // (the form the focus was in is gone: on to what comes next)
   } catch (error) {
     $("create-error").textContent = error.message;
   } finally {

@@ -69,6 +69,7 @@ async function startReplay() {
     const justClosed = f.action && f.action.type === "play" && d.trick.length === 0 && d.last_trick;
     renderTrick(felt.querySelector(".trick"), m, justClosed ? d.last_trick : null);
     $("rp-where").textContent = t("replay.where", { deal: f.deal + 1, deals: frames[frames.length - 1].deal + 1, step: i + 1, steps: frames.length });
+    slider.setAttribute("aria-valuetext", $("rp-where").textContent);
     const line = $("rp-action");
     line.replaceChildren(...(f.action ? actionText(f.seat, f.action, names) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
     line.append(" · ", el("span", { class: "totals" }, t("replay.totals", { totals: f.totals.join(" : ") })));
@@ -95,13 +96,15 @@ async function startReplay() {
   slider.oninput = () => show(Number(slider.value));
   // (the button says whether it plays: it had stayed "▷" throughout; from the end it starts again)
   const play = $("rp-play");
-  const stop = () => { clearInterval(timer); timer = null; play.textContent = "▷"; play.setAttribute("aria-pressed", "false"); };
+  // (each move is said as it is stepped to, not while it plays by itself: one every 700 ms)
+  const stop = () => { clearInterval(timer); timer = null; play.textContent = "▷"; play.setAttribute("aria-pressed", "false"); $("rp-action").setAttribute("aria-live", "polite"); };
   play.onclick = () => {
     if (timer) { stop(); return; }
     if (i >= frames.length - 1) show(0);
     timer = setInterval(() => (i >= frames.length - 1 ? stop() : show(i + 1)), 700);
     play.textContent = "❚❚";
     play.setAttribute("aria-pressed", "true");
+    $("rp-action").setAttribute("aria-live", "off");
   };
   document.addEventListener("keydown", (ev) => {
     if (ev.target.matches("input:not([type=range]), textarea, select")) return;

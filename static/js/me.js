@@ -33,12 +33,22 @@ function draw() {
     out.replaceChildren(el("p", {}, t("me.device_help")), el("input", { readonly: true, value: body.link, "aria-label": t("me.device_link"), "data-testid": "me-link" }),
       ...(here ? [el("p", { class: "note", "data-testid": "me-link-local" }, t("me.device_local", { host }))] : []), qr);
   });
-  box.replaceChildren(el("details", { class: "me-menu" },
-    el("summary", { "data-testid": "me-name" }, t("me.you", { name: me.name })),
+  const summary = el("summary", { "data-testid": "me-name" }, t("me.you", { name: me.name }));
+  const menu = el("details", { class: "me-menu" }, summary,
     el("div", { class: "me-panel" },
       el("p", {}, el("a", { href: "/players/" + encodeURIComponent(me.name) }, t("me.page"))),
-      rename, device, out)));
+      rename, device, out));
+  // it closes as a menu does: Escape, a click elsewhere, the focus gone elsewhere (left open,
+  // it had lain over the table's settings and its score sheet)
+  menu.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && menu.open) { menu.open = false; summary.focus(); } });
+  menu.addEventListener("focusout", (ev) => { if (ev.relatedTarget && !menu.contains(ev.relatedTarget)) menu.open = false; });
+  box.replaceChildren(menu);
 }
+
+document.addEventListener("click", (ev) => {
+  const menu = box && box.querySelector(".me-menu");
+  if (menu && menu.open && !menu.contains(ev.target)) menu.open = false;
+});
 
 if (box) {
   draw();

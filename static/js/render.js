@@ -56,8 +56,14 @@ function seatCards(m, s, pos) {
     hand.forEach((c) => wrap.append(cardEl(c)));
   } else if (pos !== "bottom") {
     const n = d.hand_sizes ? d.hand_sizes[s] : 0;
-    for (let i = 0; i < n; i++) wrap.append(cardEl(null));
+    // one picture named by the count ("8 cards, face down"), not eight a screen reader reads out
+    for (let i = 0; i < n; i++) {
+      const back = cardEl(null);
+      back.setAttribute("aria-hidden", "true");
+      wrap.append(back);
+    }
     wrap.dataset.count = String(n);
+    if (n) { wrap.setAttribute("role", "img"); wrap.setAttribute("aria-label", t("card.backs", { n })); }
   }
   return wrap;
 }

@@ -14,7 +14,7 @@ import { drawHand, rememberFocus, restoreFocus, handInSight, keepHandInSight } f
 import { drawActions } from "./table/actions.js";
 import { drawResult, drawDealCountdown, resultDue, resultNew } from "./table/result.js";
 import { addChatLine, chatSeen, drawChat, listenToChatForm, chatAfterWelcome, chatRefused } from "./table/chat.js";
-import { noticeTurn, listenToSettings } from "./table/attention.js";
+import { noticeTurn, listenToSettings, keysOn } from "./table/attention.js";
 import { beforeDraw, afterDraw } from "./table/motion.js";
 import { PANELS } from "./table/panels/index.js";
 import { ensureIdentity, identity, playerHeaders } from "./identity.js";
@@ -32,7 +32,7 @@ drawOnSending(() => draw());
 const receive = stateQueue({
   holdMs: window.CARDROOM_ANIM_MS ?? 1100,
   show: draw,
-  trickWon: (seat) => announce(t("announce.trick", { name: seatNames(table.state)[seat] })),
+  trickWon: (seat) => announce(seat === table.state.you.seat ? t("trick.you_won") + "." : t("announce.trick", { name: seatNames(table.state)[seat] })),
 });
 
 function onMessage(msg, hello) {
@@ -241,6 +241,7 @@ $("felt").addEventListener("click", (ev) => {
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, textarea")) return;
   if (ev.key === "Escape" && app.dataset.panel) showPanel(app.dataset.panel);
+  if (!keysOn() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === "l" || ev.key === "L") $("toggle-last").click();
   if (ev.key === "s" || ev.key === "S") $("toggle-sheet").click();
 });

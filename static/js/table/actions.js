@@ -22,17 +22,36 @@ export function drawActions({ panel, moves, names, send, act }) {
   const status = table.sending ? t("table.sending") : mine ? t("table.your_turn") : waitingText(state, names);
   const look = table.sending ? " sending" : mine ? " yours" : "";
   box.append(el("p", { class: "status" + look, "data-testid": "status" }, status));
-  if (status !== said.status) {
-    said.status = status;
+  // said again when what the turn asks changes, though the words stay ("your turn" to pass,
+  // then to lead)
+  const asked = status + "|" + Object.keys(moves).sort().join();
+  if (asked !== said.status) {
+    said.status = asked;
     if (mine || !m) announce(status);
   }
   drawStandins(state, line, send);
-  if (m && m.deal) panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
+  if (!m || !m.deal) return;
+  panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
+  if (me !== null && panel.news) tellNews(panel.news({ state, deal: m.deal, moves, me, names }), m);
+}
+
+// What the game's panel has to tell the person at this moment of the deal (what its window
+// asks, the cards received), each said once.
+function tellNews(sentences, m) {
+  const deal = m.deal;
+  const moment = [(table.state.room.match || {}).id, m.deals.length, deal.phase, deal.tricks_played ?? (deal.played || []).length].join(":");
+  for (const text of sentences) {
+    const key = moment + "|" + text;
+    if (table.said.news.has(key)) continue;
+    table.said.news.add(key);
+    announce(text);
+  }
 }
 
 function waitingText(state, names) {
   const m = state.match;
-  if (!m) return t("info.waiting_open", { n: state.room.seats.filter((s) => s.kind === "open").length });
+  const open = state.room.seats.filter((s) => s.kind === "open").length;
+  if (!m) return open ? t("info.waiting_open", { n: open }) : t("info.waiting_players");  // (all seated: the match is on its way)
   // while a finished trick is held in the middle, the seat to act next is its winner: say so
   // rather than "waiting for" the person who reads it
   const held = table.holding && table.holding.trick;

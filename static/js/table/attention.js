@@ -5,12 +5,15 @@
 import { t } from "../common.js";
 
 const $ = (id) => document.getElementById(id);
-const SOUND = "cardroom.sound", NOTIFY = "cardroom.notify";
+const SOUND = "cardroom.sound", NOTIFY = "cardroom.notify", KEYS = "cardroom.keys";
 const baseTitle = document.title;
 let mineBefore = false;
 let audio = null; // made at the person's first touch: browsers keep sound for pages used
 
 const soundOn = () => localStorage.getItem(SOUND) !== "off";
+/** Whether the single keys L and S work (WCAG 2.1.4: a person whose software types letters, by
+ * voice for one, can turn them off). */
+export const keysOn = () => localStorage.getItem(KEYS) !== "off";
 const notifyOn = () => localStorage.getItem(NOTIFY) === "on" && "Notification" in window && Notification.permission === "granted";
 
 /** Called with each drawing of the table: `mine` says whether the person has something to do.
@@ -60,15 +63,25 @@ function unlockAudio() {
 /** The settings menu of the table bar. */
 export function listenToSettings() {
   const button = $("menu-button"), menu = $("table-menu");
-  const sound = $("opt-sound"), alerts = $("opt-notify");
+  const sound = $("opt-sound"), alerts = $("opt-notify"), keys = $("opt-keys");
   const open = (on) => { menu.hidden = !on; button.setAttribute("aria-expanded", String(on)); };
   button.addEventListener("click", () => open(menu.hidden));
   document.addEventListener("click", (ev) => { if (!menu.hidden && !ev.target.closest(".menu")) open(false); });
   menu.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { open(false); button.focus(); } });
+  button.parentNode.addEventListener("focusout", (ev) => { if (ev.relatedTarget && !button.parentNode.contains(ev.relatedTarget)) open(false); });
   sound.checked = soundOn();
   alerts.checked = notifyOn();
   alerts.disabled = !("Notification" in window);
   sound.addEventListener("change", () => localStorage.setItem(SOUND, sound.checked ? "on" : "off"));
+  keys.checked = keysOn();
+  const drawKeys = () => {
+    for (const [id, key] of [["toggle-last", "L"], ["toggle-sheet", "S"]]) {
+      if (keysOn()) $(id).setAttribute("aria-keyshortcuts", key);
+      else $(id).removeAttribute("aria-keyshortcuts");
+    }
+  };
+  keys.addEventListener("change", () => { localStorage.setItem(KEYS, keys.checked ? "on" : "off"); drawKeys(); });
+  drawKeys();
   alerts.addEventListener("change", async () => {
     if (alerts.checked && Notification.permission !== "granted") {
       alerts.checked = (await Notification.requestPermission()) === "granted";

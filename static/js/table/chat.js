@@ -4,7 +4,7 @@
 // with a socket given up (a dead link), goes back into the box to be sent again.
 import { t, el } from "../common.js";
 import { table } from "./state.js";
-import { toast } from "./notices.js";
+import { toast, announce } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,6 +17,7 @@ export function addChatLine(seq, event, ack) {
   forget(ack);
   const mine = table.state && event.seat === table.state.you.seat;
   if (!mine && !chatInSight()) table.chat.unread += 1;
+  if (!mine) announce(`${event.name || "?"}: ${event.text}`);  // (a screen reader hears it where it is)
   drawUnread();
 }
 

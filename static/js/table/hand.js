@@ -109,28 +109,43 @@ function chooseCard(card, moves, act, redraw) {
   if (moves.play) toast(t("table.not_playable", { card: cardText(card).textContent }), "info");
 }
 
-// The hand and the actions box are rebuilt from each STATE: keep the keyboard focus where it was
-// (the same card, else the one now at its place; the same control), so a keyboard player never
-// loses their place.
+// The hand, the actions box and the result panel are rebuilt from each STATE: keep the keyboard
+// focus where it was (the same card, else the one now at its place; the same control). When
+// what it was on is gone (the pass sent, a declaration made, the deal's last card played), it
+// goes to what comes next: the result's button, the game's controls, the cards to play; and if
+// nothing is there yet (the other seats' turn), to the first of them that comes. A keyboard
+// player never loses their place, and a screen reader never falls back to the page's top.
+let lost = null;  // where the focus was when its element went away, until something takes it
+document.addEventListener("focusin", () => { lost = null; });
+
 export function rememberFocus() {
   const a = document.activeElement;
-  if (!a || !(a.closest("#hand") || a.closest("#actions"))) return null;
-  if (a.dataset.card && a.closest("#hand")) return { card: a.dataset.card, index: [...a.parentNode.children].indexOf(a) };
-  if (a.dataset.testid) return { testid: a.dataset.testid };
-  return null;
+  if (!a || a === document.body) return lost;
+  const area = a.closest("#hand, #actions, #result");
+  if (!area) return null;
+  if (a.dataset.card && area.id === "hand") return { card: a.dataset.card, index: [...a.parentNode.children].indexOf(a) };
+  return { area: area.id, testid: a.dataset.testid };
 }
 
 export function restoreFocus(place) {
   if (!place) return;
-  let target = null;
+  const target = samePlace(place) || nextControl();
+  if (!target) { lost = place; return; }
+  if (document.activeElement !== target) target.focus({ preventScroll: true });
+}
+
+function samePlace(place) {
   if (place.card) {
-    target = document.querySelector(`#hand .card[data-card="${place.card}"]`);
-    if (!target) {
-      const cards = document.querySelectorAll("#hand .card");
-      target = cards[Math.min(place.index, cards.length - 1)] || null;
-    }
-  } else target = document.querySelector(`#actions [data-testid="${place.testid}"]`);
-  if (target && document.activeElement !== target) target.focus({ preventScroll: true });
+    const cards = document.querySelectorAll("#hand .card");
+    return document.querySelector(`#hand .card[data-card="${place.card}"]`) || cards[Math.min(place.index, cards.length - 1)] || null;
+  }
+  return place.testid ? document.querySelector(`#${place.area} [data-testid="${place.testid}"]:not(:disabled)`) : null;
+}
+
+function nextControl() {
+  const controls = [...document.querySelectorAll("#result:not([hidden]) button, #actions button:not(:disabled)")]
+    .filter((b) => !b.closest(".standin-box"));  // (a seat for a bot: not what comes next)
+  return controls[0] || document.querySelector("#hand .card.playable") || document.querySelector("#hand .card");
 }
 
 // A phone's page may be taller than its screen. A redraw that grows what is above the hand (the

@@ -1,6 +1,6 @@
 // What the table tells the person besides the felt: a toast for a moment (refusals, hints), and
 // short sentences for screen readers in the polite live region #announce.
-import { t, cardName, seatName } from "../common.js";
+import { t, cardName, seatName, actionText, spoken } from "../common.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,8 +42,10 @@ export function announce(text) {
 export function announceEvent(ev, state) {
   const seats = state.room.seats;
   const nameOf = (s) => (seats[s] && seatName(seats[s])) || t("lobby.seat_n", { n: s + 1 });
-  if (ev.kind === "action" && ev.action && ev.action.type === "play" && ev.action.card && ev.seat !== state.you.seat) {
-    announce(t("announce.played", { name: nameOf(ev.seat), card: cardName(ev.action.card) }));
+  if (ev.kind === "action" && ev.action && ev.seat !== state.you.seat) {
+    const said = othersAction(ev.action, state.room.game);
+    if (said === "play") announce(t("announce.played", { name: nameOf(ev.seat), card: cardName(ev.action.card) }));
+    else if (said) announce(spoken(actionText(ev.seat, ev.action, seats.map((s, i) => nameOf(i)))) + ".");
   } else if (ev.kind === "seat") {
     const before = seats[ev.seat] || {};
     if (ev.standin) announce(t("announce.standin", { name: ev.name || nameOf(ev.seat) }));
@@ -52,4 +54,13 @@ export function announceEvent(ev, state) {
     else if (before.kind === "open") announce(t("announce.joined", { name: ev.name, n: ev.seat + 1 }));
   } else if (ev.kind === "deal") announce(t("announce.new_deal"));
   else if (ev.kind === "match" && ev.number > 1) announce(t("announce.new_match"));
+}
+
+// How another seat's move is said: "play" (who played which card), "whole" (as the replay says
+// it: bids, contracts, gives, declarations, a lead that calls trumps), or not at all: a draw
+// from the stock (the stock's count shows it), a Black Maria pass (whose cards nobody else sees).
+function othersAction(action, game) {
+  if (action.type === "play") return action.trump ? "whole" : "play";
+  if (action.type === "draw" || (action.type === "pass" && game === "black_maria")) return "";
+  return "whole";
 }

@@ -23,7 +23,7 @@ export const table = {
   chat: { lines: new Map(), shown: "", unread: 0 }, // seq -> line, from STATEs and chat events
   turnDeadline: null, // performance.now() when the turn timer runs out, null: no timer runs
   dealDeadline: null, // performance.now() when the next deal comes anyway, null: no countdown
-  said: { status: "", result: "" }, // the last status and result told to screen readers
+  said: { status: "", result: "", news: new Set() }, // what screen readers were told: the last status and result, the panels' news
 };
 
 function noChoices() {

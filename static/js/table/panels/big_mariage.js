@@ -1,7 +1,7 @@
 // Big Mariage's controls: the bidding box, the declarer's kitty and gives, the contract, how to
 // lead a card that may call trumps, and the last trump call; kitty cards and a card the declarer
 // gave marked in the hand.
-import { t, el, cardText, cardsText, SUIT_SYMBOL, suitName } from "../../common.js";
+import { t, el, cardText, cardsText, SUIT_SYMBOL, suitName, spoken } from "../../common.js";
 import { table, relationOf } from "../state.js";
 
 export function cardMarks(deal, me) {
@@ -26,6 +26,15 @@ function stepper(values, current, onChange, testid) {
 }
 
 const suitText = (suit) => SUIT_SYMBOL[suit] + " " + suitName(suit);
+
+export function news({ deal, moves, me, names }) {
+  const got = me !== deal.declarer && (deal.gives || []).find((g) => g.to === me && g.card);
+  return [
+    ...(deal.kitty && me === deal.declarer && deal.phase === "kitty" ? [spoken([t("bm.kitty_cards"), " ", cardsText(deal.kitty)]) + "."] : []),
+    ...(moves.give ? [t("bm.give_help")] : []),
+    ...(got && deal.phase !== "over" ? [spoken([t("bm.you_got", { name: names[deal.declarer] }), " ", cardText(got.card)]) + "."] : []),
+  ];
+}
 
 export function drawControls({ state, deal, moves, me, names, line, act }) {
   const { chosen } = table;

@@ -6,10 +6,16 @@ export function cardMarks(deal, me) {
   return new Map(((deal.declared && deal.declared[me]) || []).map((card) => [card, { className: "shown" }]));
 }
 
+const windowText = (moves) => {
+  const declare = Boolean(moves.declare && moves.declare.length);  // (say only what can be done)
+  return t(declare ? (moves.exchange ? "mj.window" : "mj.window_declare") : (moves.exchange ? "mj.window_exchange" : "mj.window_draw"));
+};
+
+export const news = ({ moves }) => (moves.draw ? [windowText(moves)] : []);
+
 export function drawControls({ deal, moves, names, line, act }) {
   if (moves.draw) {
-    const declare = Boolean(moves.declare && moves.declare.length);  // (say only what can be done)
-    line(el("b", {}, t(declare ? (moves.exchange ? "mj.window" : "mj.window_declare") : (moves.exchange ? "mj.window_exchange" : "mj.window_draw"))));
+    line(el("b", {}, windowText(moves)));
     // the window's buttons in one line, wrapping: room for the hand on a phone
     const buttons = (moves.declare || []).map((cards) => {
       // what it scores, as the engine's view says it (deal.declarable, the same combinations)

@@ -1,0 +1,198 @@
+"""A player with a keyboard and a screen reader: where the focus goes when what it was on goes
+away, what the live region says as the game goes on, the menus, the single-key shortcuts, forced
+colours (see conftest.py for the set-up)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import fresh_name
+from .test_tables import (
+    Watch,
+    act,
+    create_room,
+    healthy,
+    my_turn,
+    play_first_legal,
+    sit,
+    state,
+    wait_state,
+)
+
+pytestmark = pytest.mark.browser
+
+# Every sentence the live region says, in order (it is written at once, several sentences of a
+# moment together).
+SAID_LOG = """
+window.said = [];
+addEventListener('DOMContentLoaded', () => {
+  const box = document.getElementById('announce');
+  if (box) new MutationObserver(() => { if (box.textContent) window.said.push(box.textContent); })
+    .observe(box, { childList: true, characterData: true, subtree: true });
+});
+"""
+
+FOCUS = """() => { const a = document.activeElement;
+  return a === document.body || !a ? 'body' : (a.closest('#hand, #actions, #result') || {id: a.id || a.tagName}).id; }"""
+
+
+def said(page) -> str:
+    return " | ".join(page.evaluate("window.said"))
+
+
+def press(page, selector: str) -> None:
+    """Focus a control and press Enter on it, as the keyboard does; wait for the answer."""
+    before = page.evaluate("window.cardroomTable.seq")
+    page.focus(selector)
+    page.keyboard.press("Enter")
+    page.wait_for_function("(b) => window.cardroomTable.seq !== b", arg=before)
+    healthy(page)
+
+
+def focus_lands(page, what: str) -> str:
+    """Where the focus is once the page has drawn what came: never the page's body."""
+    try:
+        page.wait_for_function(f"({FOCUS})() !== 'body'", timeout=5000)
+    except Exception:
+        raise AssertionError(f"the focus fell to the page's body after {what}") from None
+    return page.evaluate(FOCUS)
+
+
+def test_marjolet_window_by_keyboard_keeps_the_focus_and_is_said(paused, new_page):
+    code = create_room(paused, "marjolet", ["open", "bot:rules"], {"target": 5000})
+    page = new_page()
+    page.add_init_script(SAID_LOG)
+    sit(page, paused, code, "Anna", 0)
+    pressed = []
+    watch = Watch([page], 120, "Marjolet's windows by keyboard")
+    while len(pressed) < 4 or "draw" not in pressed:
+        watch(str(pressed))
+        if page.locator("[data-testid=draw]").count():
+            # the window's first button: a declaration or the exchange while there is one
+            button = page.locator("#actions button").first
+            testid = button.get_attribute("data-testid")
+            press(page, f"#actions button[data-testid={testid}]")
+            pressed.append(testid)
+            where = focus_lands(page, f"{testid} pressed")
+            # a window still open keeps the focus among its buttons
+            if page.locator("[data-testid=draw]").count():
+                assert where == "actions", (testid, where)
+        elif page.locator("[data-testid=next-deal]").count():
+            act(page, page.locator("[data-testid=next-deal]"))
+        elif my_turn(page):
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+    assert re.search(r"You won the trick: (declare|exchange|draw)", said(page)), said(page)
+    healthy(page)
+
+
+def test_black_maria_pass_by_keyboard_then_what_came_is_said(live, new_page):
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page(locale="ru-RU")
+    page.add_init_script(SAID_LOG)
+    page.goto(f"{live.http}/lang/ru?next=/r/{code}")
+    page.fill("#seat-name", "Анна")
+    page.check("[data-testid=seat-guest]")
+    page.click("[data-testid=take-seat-0]")
+    page.wait_for_selector("[data-testid=pass-button]")
+    # the other hands: one picture each, named by the count
+    assert page.locator(".seat-cards[role=img]").evaluate_all(
+        "ws => ws.map(w => w.getAttribute('aria-label'))") == ["17 карт рубашкой вверх"] * 2
+    page.focus(".hand-row .card:first-child")
+    for i in range(3):
+        if i:
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+    press(page, "[data-testid=pass-button]")
+    assert focus_lands(page, "the pass") == "hand"  # (the button went; the cards to play are next)
+    wait_state(page, "s.match.deal.phase === 'play'")
+    received = state(page)["match"]["deal"]["received"][0]
+    page.wait_for_function("window.said.join(' ').includes('Вы получили')")
+    text = said(page)
+    # the cards by their names, not "К♠"
+    assert re.search(r"Вы получили от игрока Бот 2: \w+ (пик|червей|бубён|треф)", text), text
+    assert len(received) == 3 and "♠" not in text.split("Вы получили")[1], text
+    if state(page)["match"]["moves"].get("play"):  # to lead: the turn is said again, now to play
+        assert text.split("Выберите 3 карты")[1].count("Ваш ход") >= 1, text
+    healthy(page)
+
+
+def test_big_mariage_the_others_bids_are_said(live, new_page):
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page()
+    page.add_init_script(SAID_LOG)
+    sit(page, live, code, "Anna", 0)
+    watch = Watch([page], 60, "Big Mariage's bidding")
+    while not re.search(r"Bot \d (bids \d+|passes)", said(page)):
+        watch(said(page))
+        if page.locator("[data-testid=bidbox] [data-testid=pass-button]").count():
+            act(page, page.locator("[data-testid=bidbox] [data-testid=pass-button]"))
+        else:
+            page.wait_for_timeout(50)
+    healthy(page)
+
+
+def test_lobby_a_table_made_moves_the_focus_to_its_link(live, new_page):
+    page = new_page()
+    page.goto(live.http + "/")
+    page.check("input[value=marjolet]")
+    page.fill("#create-name", fresh_name("Anna"))
+    page.focus("#create-button")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#created:not([hidden])")
+    # (the form the focus was in is hidden: the focus had fallen to the page's body)
+    assert page.evaluate("document.activeElement.id") == "created-title"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "invite-link"
+
+
+def test_settings_turn_the_single_keys_off_and_menus_close_as_menus(live, new_page):
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    page.goto(f"{live.http}/r/{code}")
+    page.fill("#seat-name", fresh_name("Anna"))
+    page.click("[data-testid=take-seat-0]")
+    page.wait_for_selector("[data-testid=pass-button]")
+    assert page.get_attribute("#toggle-sheet", "aria-keyshortcuts") == "S"
+    page.click("[data-testid=menu-button]")
+    # a phone held sideways has no top bar: the site's pages are in the menu too
+    links = page.locator("#table-menu a").all_text_contents()
+    assert {"History", "Standings", "Русский"} <= set(links), links
+    page.uncheck("[data-testid=opt-keys]")
+    # the menu closes when the focus leaves it
+    page.focus("[data-testid=opt-keys]")
+    page.focus(".hand-row .card:first-child")
+    assert page.locator("#table-menu").is_hidden()
+    page.keyboard.press("s")  # (WCAG 2.1.4: a letter typed, by voice for one, does nothing)
+    assert page.get_attribute("#toggle-sheet", "aria-expanded") == "false"
+    assert page.get_attribute("#toggle-sheet", "aria-keyshortcuts") is None
+    page.reload()
+    page.wait_for_selector("[data-testid=pass-button]")
+    page.keyboard.press("s")
+    assert page.get_attribute("#toggle-sheet", "aria-expanded") == "false"  # (remembered)
+    # the identity menu closes with Escape, and with a click elsewhere
+    page.click("[data-testid=me-name]")
+    assert page.locator(".me-menu").evaluate("d => d.open")
+    page.keyboard.press("Escape")
+    assert not page.locator(".me-menu").evaluate("d => d.open")
+    assert page.evaluate("document.activeElement.dataset.testid") == "me-name"
+    page.click("[data-testid=me-name]")
+    page.click("#felt")
+    assert not page.locator(".me-menu").evaluate("d => d.open")
+    healthy(page)
+
+
+def test_forced_colours_still_show_the_chosen_cards(live, new_page):
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page(forced_colors="active")
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    page.locator(".hand-row .card").first.click()
+    # the gold ring is a shadow, which forced colours take away: an outline stays
+    look = page.evaluate("""() => { const st = getComputedStyle(document.querySelector('.hand-row .card.selected'));
+        return [st.outlineStyle, parseFloat(st.outlineWidth)]; }""")
+    assert look[0] == "solid" and look[1] >= 2, look
+    healthy(page)
