@@ -95,6 +95,7 @@ async function createRoom(ev) {
     $("create-form").hidden = true;
     $("created").hidden = false;
     $("created-title").focus();  // (the form the focus was in is gone: on to what comes next)
+    loadRooms();  // (the table just made is among the open ones at once, not at the next refresh)
   } catch (error) {
     $("create-error").textContent = error.message;
   } finally {

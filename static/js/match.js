@@ -73,7 +73,7 @@ async function startReplay() {
     const line = $("rp-action");
     line.replaceChildren(...(f.action ? actionText(f.seat, f.action, names) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
     line.append(" · ", el("span", { class: "totals" }, t("replay.totals", { totals: f.totals.join(" : ") })));
-    if (i === frames.length - 1 && match.status === "finished") line.append(" · ", el("b", { "data-testid": "replay-winners" }, `${t("match.winners")}: ${winners}`));
+    if (i === frames.length - 1 && match.status === "finished") line.append(" · ", el("b", { "data-testid": "replay-winners" }, `${t(teams || match.winners.length > 1 ? "match.winners" : "match.winner")}: ${winners}`));
     if ($("rp-mark")) showMark($("rp-mark"), analysis, frames, i, names);
     keepHeight();
   };

@@ -132,7 +132,7 @@ export function renderInfo(box, m) {
         : tWho("bm.declarer_line", { n: d.high_bid, name: m.names[d.declarer] })));
       if (d.phase === "kitty") lines.push(el("p", { class: "phase" }, tWho("bm.kitty_phase", { name: m.names[d.declarer], n: d.gives.length })));
       if (d.phase === "contract") lines.push(el("p", { class: "phase" }, tWho("bm.contract_phase", { name: m.names[d.declarer] })));
-      if (d.phase === "play" || d.phase === "over") {
+      if (d.phase === "play" || (d.phase === "over" && d.contract !== null)) {  // (thrown in: nothing was played)
         lines.push(trumpBadge(d.trump));
         const points = { a: d.team_points[0], b: d.team_points[1] };
         lines.push(el("p", { class: "teampoints" }, el("span", { class: "long" }, t("bm.team_points", points)), el("span", { class: "short" }, t("bm.team_points_short", points))));

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import LAPTOP, PHONE, fresh_name
+from .conftest import LAPTOP, PHONE, fresh_name, shot
 from .test_tables import (
     Watch,
     act,
@@ -325,6 +325,14 @@ def test_marjolet_stock_window_and_deal_end(held, new_page, audit):
     page.evaluate("""() => { const body = document.querySelector('#sheet tbody');
       for (let i = 0; i < 40; i++) body.append(body.lastElementChild.cloneNode(true)); }""")
     assert page.evaluate("(() => { const s = document.getElementById('sheet'); return s.scrollHeight > s.clientHeight; })()")
+    # scrolled, its names and its totals stay in sight (the totals had been under the box's edge)
+    page.evaluate("document.getElementById('sheet').scrollTop = 300")
+    edges = page.evaluate("""() => { const box = document.getElementById('sheet').getBoundingClientRect();
+      const head = document.querySelector('#sheet thead th').getBoundingClientRect();
+      const foot = document.querySelector('#sheet tfoot th').getBoundingClientRect();
+      return {names: head.top >= box.top - 1, totals: foot.bottom <= box.bottom + 1}; }""")
+    assert edges == {"names": True, "totals": True}, edges
+    shot(page, "sheet-long-scrolled")
     audit(page, "a score sheet longer than its box", {"laptop": LAPTOP})
     healthy(page, t.ru)
     audit.check()

@@ -63,3 +63,16 @@ def test_times_are_said_in_the_readers_time_zone_and_language(live, new_page):
     for address in addresses:
         without_scripts.goto(live.http + address)
         assert without_scripts.text_content("main time") == "2026-03-01 22:30 UTC"
+
+
+def test_one_winner_is_a_winner_a_pair_winners(live, new_page):
+    matches = httpx.get(f"{live.http}/api/matches", params={"status": "finished"}).json()["matches"]
+    page = new_page()
+    for game, word in (("marjolet", "Winner"), ("black_maria", "Winner"), ("big_mariage", "Winners")):
+        match = next(m for m in matches if m["game"] == game and len(m["winners"]) == 1)
+        page.goto(f"{live.http}/matches/{match['id']}")
+        heading = page.text_content("[data-testid=winners]")
+        assert heading.startswith(f"{word}: "), (game, heading)  # (it had said "Winners" of one)
+        page.locator("#rp-slider").evaluate("(s) => { s.value = s.max; s.dispatchEvent(new Event('input')); }")
+        assert page.text_content("[data-testid=replay-winners]").startswith(f"{word}: "), game
+    healthy(page)

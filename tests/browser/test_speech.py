@@ -145,6 +145,9 @@ def test_lobby_a_table_made_moves_the_focus_to_its_link(live, new_page):
     page.wait_for_selector("#created:not([hidden])")
     # (the form the focus was in is hidden: the focus had fallen to the page's body)
     assert page.evaluate("document.activeElement.id") == "created-title"
+    code = page.text_content("#created-code")
+    # the table just made is among the open ones at once (it had waited for the next refresh)
+    page.locator("#open-rooms", has_text=code).wait_for(timeout=3000)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "invite-link"
 
@@ -195,4 +198,31 @@ def test_forced_colours_still_show_the_chosen_cards(live, new_page):
     look = page.evaluate("""() => { const st = getComputedStyle(document.querySelector('.hand-row .card.selected'));
         return [st.outlineStyle, parseFloat(st.outlineWidth)]; }""")
     assert look[0] == "solid" and look[1] >= 2, look
+    healthy(page)
+
+
+def test_black_maria_deal_end_is_said_with_who_took_the_queen(paused, new_page):
+    code = create_room(paused, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    page.add_init_script(SAID_LOG)
+    sit(page, paused, code, "Anna", 0)
+    watch = Watch([page], 60, "a Black Maria deal to its end")
+    while not page.locator("[data-testid=next-deal]").count():
+        watch()
+        if page.locator("[data-testid=pass-button]").count():
+            cards = page.locator(".hand-row .card.playable")
+            for i in range(3):
+                cards.nth(i).click()
+            act(page, page.locator("[data-testid=pass-button]"))
+        elif my_turn(page):
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+    summary = state(page)["match"]["deals"][0]["summary"]
+    taker = next(s for s, cards in enumerate(summary["spades"]) if "QS" in cards)
+    name = ["Anna", "Bot 2", "Bot 3"][taker]
+    scores = state(page)["match"]["deals"][0]["scores"]
+    page.wait_for_function("window.said.join(' ').includes('Deal 1 is over.')")
+    # one sentence each: the title, who took the queen, the points (had been "Deal 1 is over Anna: 13")
+    assert f"Deal 1 is over. {name} took the queen of spades. Anna: {scores[0]}, Bot 2: {scores[1]}, Bot 3: {scores[2]}." in said(page), said(page)
     healthy(page)

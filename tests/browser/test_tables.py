@@ -467,3 +467,17 @@ def test_history_match_page_and_replay(live, new_page):
     assert page.locator(".convention").count() >= 5
     assert "Договорённость" in page.text_content(".rules")
     healthy(page)
+
+
+def test_big_mariage_thrown_in_says_so_without_trumps_or_points(live, new_page):
+    page = new_page()
+    page.goto(live.http + "/")
+    shown = page.evaluate("""async () => {
+      const { renderInfo } = await import('/static/js/render.js');
+      const box = document.createElement('div');
+      const deal = { phase: 'over', dealer: 3, declarer: null, contract: null, high_bid: null, trump: null, team_points: [0, 0],
+                     bids: [[0, 'pass'], [1, 'pass'], [2, 'pass'], [3, 'pass']], gives: [] };
+      renderInfo(box, { game: 'big_mariage', names: ['Anna', 'Boris', 'Carol', 'Dave'], deal });
+      return box.textContent; }""")
+    # (it had said "no trumps · Points: A 0 · B 0" over "Everyone passed")
+    assert "Everyone passed" in shown and "trumps" not in shown and "Points so far" not in shown, shown

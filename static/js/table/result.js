@@ -29,13 +29,17 @@ export function drawResult({ names, teams, send }) {
   const title = m.finished
     ? el("h2", { id: "result-title", class: "banner match-over", "data-testid": "match-over" }, t(many ? "table.match_over_many" : "table.match_over", { names: winners }))
     : el("h2", { id: "result-title" }, t("result.deal_over", { n: m.deals.length }));
-  box.replaceChildren(...[title, headline(m.game, last.summary, names),
+  const line = headline(m.game, last.summary, names);
+  box.replaceChildren(...[title, line,
     m.finished ? el("h3", { class: "last-deal" }, t("result.last_deal", { n: m.deals.length })) : null,
     sides(m, last, labels, names),
     m.finished ? rematch(send) : nextDeal(send, names)].filter(Boolean));
   drawDealCountdown();
-  tell(m, labels, title.textContent);
+  tell(m, labels, [title.textContent, line ? wordsOf(line) : ""]);
 }
+
+// A line's words without its card chips ("Anna took the queen of spades", not "… Q♠").
+const wordsOf = (node) => [...node.childNodes].filter((n) => !(n.classList && n.classList.contains("cardtext"))).map((n) => n.textContent).join("").trim();
 
 /** Whether the result panel is due: a deal (or the match) is over, its last trick no longer
  * held in the middle. */
@@ -111,11 +115,12 @@ export function drawDealCountdown() {
   box.textContent = left === null ? "" : t("result.countdown", { n: left });
 }
 
-// Screen readers hear the result once: its title and each column's points.
-function tell(m, labels, title) {
+// Screen readers hear the result once: its title, its headline and each column's points.
+function tell(m, labels, lines) {
   const key = m.deals.length + ":" + m.finished;
   if (table.said.result === key) return;
   table.said.result = key;
   const last = m.deals[m.deals.length - 1];
-  announce(title + " " + labels.map((label, i) => `${label}: ${last.scores[i]}`).join(", ") + ".");
+  const sentence = (text) => (/[.!?…]$/.test(text) ? text : text + ".");
+  announce([...lines.filter(Boolean), labels.map((label, i) => `${label}: ${last.scores[i]}`).join(", ")].map(sentence).join(" "));
 }
