@@ -6,7 +6,8 @@ const MARKS = ["inaccuracy", "mistake", "blunder"];
 // (as chess writes them: a phone's summary heads its columns with these, the words under it)
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const SVG = "http://www.w3.org/2000/svg";
-const COLOURS = ["#2a6fdb", "#d9480f", "#2b8a3e", "#ae3ec9"];
+// the running totals' colours (app/web/charts.py), by seat: a player is one colour on the page
+const COLOURS = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"];
 const TENTHS = new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 /** Points to a tenth, as the page's language writes them (44.2, 44,2). */
 const tenths = (value) => TENTHS.format(value);
@@ -51,7 +52,7 @@ export function startAnalysis(box, match, names, onResult) {
       timer = setTimeout(load, 2000);
       return;
     }
-    status.textContent = t("analysis.done");
+    status.textContent = t("analysis.done") + " " + t("analysis.measure." + match.game);
     ask.textContent = t("analysis.again");
     ask.hidden = false;
     renderSummary(summary, a.result, names);
@@ -123,7 +124,7 @@ function renderChart(box, result, names) {
       deal === points[0].deal ? t("analysis.deal", { n: deal + 1 }) : String(deal + 1)));
   }
   const legend = el("p", { class: "an-legend" }, ...names.map((n, s) =>
-    el("span", { class: "an-key", dataset: { seat: String(s) } }, `● ${n} `)));
+    el("span", { class: "an-key", dataset: { seat: String(s) } }, `● ${n} `)), el("span", { class: "an-rings" }, t("analysis.rings")));
   box.replaceChildren(el("h3", { text: t("analysis.chart") }),
     svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("analysis.chart"), class: "an-chart" }, ...parts),
     legend);
@@ -142,7 +143,8 @@ export function showMark(line, result, frames, i, names) {
   const d = deal && deal.decisions.find((x) => x.index === index);
   if (!d || d.forced) return;
   if (!d.mark) {
-    if (d.cost === 0) line.append(t("analysis.best"), d.exact ? ` · ${t("analysis.exact")}` : "");
+    // (a cost too small to mark is said too: a blank line had read as "nothing to say")
+    line.append(d.cost === 0 ? t("analysis.best") : t("analysis.small", { cost: tenths(d.cost) }), d.exact ? ` · ${t("analysis.exact")}` : "");
     return;
   }
   line.classList.add("mark-" + d.mark);

@@ -102,9 +102,9 @@ def test_a_plural_form_keeps_the_other_placeholders():
     assert translate("en", "player.best", n=1) == "best match: 1 point"
     assert translate("ru", "player.best", n=2) == "лучшая партия: 2 очка"
     assert translate("ru", "info.waiting_open", n=2).startswith("Ждём игроков: свободно 2 места.")
-    assert translate("ru", "analysis.running", done=3, total=21) == "Разбор: 3 из 21 решения"
-    assert translate("ru", "analysis.running", done=3, total=25) == "Разбор: 3 из 25 решений"
-    assert translate("en", "analysis.running", done=0, total=1) == "Analysing: 0 of 1 decision"
+    assert translate("ru", "analysis.running", done=3, total=21) == "Разбор: 3 из 21 хода"
+    assert translate("ru", "analysis.running", done=3, total=25) == "Разбор: 3 из 25 ходов"
+    assert translate("en", "analysis.running", done=0, total=1) == "Analysing: 0 of 1 move"
 
 
 #: a verb in the past tense, whose ending is a gender in Russian (сказал, сказала, вернулся)

@@ -80,8 +80,11 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
 
     assert tenths(decision["cost"]) in text and ("better:" in text or "лучше:" in text)
     # the better choice's value, then the choice made's, each named
-    worth, made = {"en": ("worth", "the choice made"), "ru": ("оценка", "сделанный выбор")}[lang]
-    assert f"{worth} {tenths(decision['best_value'])}, {made} {tenths(decision['value'])}" in text
+    said = {"en": "value {} with it, {} with the choice made", "ru": "ценность {} при нём, {} при сделанном выборе"}[lang]
+    assert said.format(tenths(decision["best_value"]), tenths(decision["value"])) in text
+    # and what a value is, in this game ("worth" had been said of nothing)
+    measure = {"en": "minus the penalty points the player takes", "ru": "штрафные очки игрока в раздаче со знаком минус"}[lang]
+    assert measure in status.inner_text()
     assert f"mark-{decision['mark']}" in mark.get_attribute("class")
     shot(page, f"analysis-{lang}")
     # the chart says what its axes are: the points lost, up to the most; each deal along
@@ -90,6 +93,16 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     assert labels[0] == f"{round(max(d['cost'] for deal in result['deals'] for d in deal['decisions'] if not d.get('forced')))} · {lost}"
     played = sorted({deal["deal"] for deal in result["deals"] if any(not d.get("forced") for d in deal["decisions"])})
     assert labels[1:] == [{"en": "deal", "ru": "раздача"}[lang] + " 1"] + [str(n + 1) for n in played[1:]]
+    # a player is one colour on the page: the running totals' line, the dots and the legend
+    # here; a mark is a white ring (orange and red rings had read as another player's)
+    colours = page.evaluate("""() => {
+      const rgb = (c) => { const e = document.createElement('i'); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v; };
+      return {lines: [...document.querySelectorAll('[data-testid=chart] svg polyline')].map((l) => rgb(l.getAttribute('stroke'))),
+              keys: [...document.querySelectorAll('.an-key')].map((k) => getComputedStyle(k).color),
+              dots: [...new Set([...document.querySelectorAll('svg.an-chart circle')].map((c) => rgb(c.getAttribute('fill'))))],
+              rings: [...new Set([...document.querySelectorAll('svg.an-chart circle[class*=mark-]')].map((c) => getComputedStyle(c).stroke))]}; }""")
+    assert colours["keys"] == colours["lines"], colours
+    assert set(colours["dots"]) <= set(colours["keys"]) and colours["rings"] == ["rgb(255, 255, 255)"], colours
     # the chart names its players' colours (the marks' legend is a phone's)
     assert page.get_by_test_id("analysis-chart").locator(".an-legend").is_visible()
     assert page.get_by_test_id("analysis-summary").locator(".an-marks").is_hidden()
