@@ -22,7 +22,7 @@ log = logging.getLogger("cardroom.rooms")
 
 
 class Step(NamedTuple):
-    """The next automatic step: ``what`` ("start", "deal", "bot" or "timer"), ``delay``
+    """The next automatic step: ``what`` ("start", "deal", "rematch", "bot" or "timer"), ``delay``
     seconds after the room's last progress, for ``seat``."""
 
     delay: float
@@ -31,8 +31,9 @@ class Step(NamedTuple):
 
 
 def ready_for_next(state: RoomState, connected) -> bool:
-    """Every person at the table (seated, playing, connected) asked for the next deal; a table
-    with nobody to wait for waits for the countdown (spectators of bots read the summary)."""
+    """Every person at the table (seated, playing, connected) asked for the next deal, or for
+    a rematch; a table with nobody to wait for waits for the countdown (spectators of bots
+    read the summary)."""
     people = [seat for seat, s in enumerate(state.seats)
               if s.kind == "human" and not s.standin and connected(seat)]
     return bool(people) and state.ready.issuperset(people)
@@ -48,8 +49,8 @@ def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
     match = state.match
     if match is None:
         return Step(0.0, "start") if state.full else None
-    if match.finished:
-        return None
+    if match.finished:  # a rematch once every person at the table asked for one
+        return Step(0.0, "rematch") if state.ready and ready_for_next(state, connected) else None
     if match.current is None:  # the deal's summary is on the table: see ready_for_next
         return Step(0.0 if ready_for_next(state, connected) else settings.deal_pause, "deal")
     actors = match.to_act()
@@ -167,6 +168,8 @@ class Driver:
             await room.start()
         elif step.what == "deal":
             await room.deal()
+        elif step.what == "rematch":
+            await room.begin_rematch()
         else:
             match = room.state.match
             kind = room.state.seats[step.seat].bot if step.what == "bot" else "rules"

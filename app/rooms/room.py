@@ -220,13 +220,24 @@ class Room:
                 await self._begin_match()
 
     async def rematch(self, by: int | None) -> None:
+        """A person asks for a rematch: it begins once every person at the table has (the
+        driver's step, :meth:`begin_rematch`), so that nobody's result is wiped from under
+        their eyes by another's tap. Stored and told as a ``ready`` for the match's last deal."""
         if by is None:
             raise Refusal("not_seated", "only_seated_rematch")
         async with self.lock:
             await self._ensure_fresh()
-            if self.state.match is None or not self.state.match.finished:
+            state = self.state
+            if state.match is None or not state.match.finished:
                 raise Refusal("not_available", "match_not_over")
-            await self._begin_match()
+            await self._say_ready(by)
+
+    async def begin_rematch(self) -> None:
+        """The rematch everyone asked for (the driver's step)."""
+        async with self.lock:
+            await self._ensure_fresh()
+            if self.state.match is not None and self.state.match.finished and self.state.ready:
+                await self._begin_match()
 
     async def deal(self) -> None:
         """Deal the next deal of the match, if it waits for one (the driver's step)."""
@@ -243,19 +254,23 @@ class Room:
             raise Refusal("not_seated", "only_seated_next")
         async with self.lock:
             await self._ensure_fresh()
-            state = self.state
-            if not state.between_deals:
+            if not self.state.between_deals:
                 raise Refusal("not_available", "no_deal_to_close")
-            if seat in state.ready:
-                return
-            seq = state.seq + 1
-            data = {"seat": seat, "deal": len(state.match.deals) - 1}
+            await self._say_ready(seat)
 
-            def stored(_) -> None:
-                state.ready_said(seq, seat)
-                self._tell([(seq, "ready", data)])
+    async def _say_ready(self, seat: int) -> None:
+        """``seat`` has read the deal's (or the match's) end and asks for what comes next."""
+        state = self.state
+        if seat in state.ready:
+            return
+        seq = state.seq + 1
+        data = {"seat": seat, "deal": len(state.match.deals) - 1}
 
-            await self._write(self.repository.store_note(state.id, seq, "ready", data, stored))
+        def stored(_) -> None:
+            state.ready_said(seq, seat)
+            self._tell([(seq, "ready", data)])
+
+        await self._write(self.repository.store_note(state.id, seq, "ready", data, stored))
 
     async def say(self, seat: int | None, text, client_id: str | None = None,
                   by: Connection | None = None) -> None:

@@ -256,8 +256,9 @@ class RoomState:
             self.seq = event.seq
         elif kind == "chat":
             self.chat_said(event.seq, data)
-        elif kind == "ready":
-            if not self.between_deals or data.get("deal") != len(match.deals) - 1:
+        elif kind == "ready":  # (for the next deal, or once the match is over for a rematch)
+            if not (self.between_deals or (match is not None and match.finished)) \
+                    or data.get("deal") != len(match.deals) - 1:
                 return False
             self.ready_said(event.seq, data["seat"])
         else:

@@ -59,11 +59,16 @@ def test_a_bot_or_a_stand_in_acts_after_the_bot_delay_and_a_person_after_the_tur
         Step(SETTINGS.bot_delay, "bot", seat)
 
 
-def test_a_finished_match_waits_for_a_rematch():
+def test_a_finished_match_waits_until_every_person_asked_for_a_rematch():
     match, deal, events = played(None)  # target 1: the first deal ends the match
     state = RoomState(snapshot(events, deal))
     assert match.finished and state.status == "finished"
     assert next_step(state, SETTINGS) is None
+    state.ready_said(state.seq + 1, 0)  # one of the two people asked
+    assert next_step(state, SETTINGS, {0, 1}.__contains__) is None
+    assert next_step(state, SETTINGS, {0}.__contains__) == Step(0.0, "rematch")  # the other left
+    state.ready_said(state.seq + 1, 1)
+    assert next_step(state, SETTINGS, {0, 1}.__contains__) == Step(0.0, "rematch")
 
 
 def test_the_next_deal_comes_at_once_when_every_connected_person_asked_for_it():

@@ -113,6 +113,33 @@ async def test_rematch_and_open_rooms(server):
     await person.close()
 
 
+async def test_a_rematch_begins_once_every_person_at_the_table_asked(server):
+    code = await create_room(server.http, "marjolet", ["open", "open"], {"target": 1})
+    people = []
+    for seat, name in enumerate(("anna", "boris")):
+        _, token = await join(server.http, code, name.title(), seat)
+        people.append(Client(server.ws, code, token, name=name))
+    anna, boris = people
+    for person in people:
+        await person.connect()
+    await asyncio.gather(*(p.play() for p in people))
+    first = anna.state["room"]["match"]["id"]
+    await anna.send({"type": "rematch"})
+    # Boris is told she asked; the result stays on his table (one tap had wiped it for all)
+    await boris.until(lambda s: s["room"]["ready"] == [0])
+    for n in range(2):  # (the room's turns go by: a rematch it began would come first)
+        await boris.send({"type": "chat", "text": f"reading {n}"})
+        await boris.until(lambda s, n=n: s["chat"] and s["chat"][-1]["text"] == f"reading {n}")
+    assert boris.state["room"]["match"]["id"] == first and boris.state["match"]["finished"]
+    await anna.send({"type": "rematch"})  # asked again: nothing more
+    await boris.send({"type": "rematch"})
+    for person in people:
+        await person.until(lambda s: s["room"]["match"]["id"] != first and s["match"]["deals"])
+        assert person.state["room"]["ready"] == [] and not person.state["match"]["finished"]
+    for person in people:
+        await person.close()
+
+
 async def play_match(server, game, seats, options, names: dict[int, str]) -> int:
     """A whole match: ``names`` seat -> person, the other seats as ``seats`` says. Its id."""
     code = await create_room(server.http, game, seats, options)

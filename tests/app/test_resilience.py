@@ -257,11 +257,15 @@ async def test_reconnection_without_the_missed_events_when_they_cannot_be_truste
     await anna.close()
     again = Client(server.ws, code, token, name="again")
     assert len((await again.connect(since=now - 1))["missed"]) == 1  # within this match
-    # from the last event of the first match, the second one's events are all there
-    missed = (await again.connect(since=last_of_first_match))["missed"]
-    assert [m["seq"] for m in missed] == list(range(last_of_first_match + 1, now + 1))
+    # her ask for the rematch is the first match's last event; from it, the second match's
+    # events are all there
+    asked = next(m["seq"] for m in anna.messages
+                 if m.get("type") == "event" and m["event"]["kind"] == "ready")
+    assert asked == last_of_first_match + 1
+    missed = (await again.connect(since=asked))["missed"]
+    assert [m["seq"] for m in missed] == list(range(asked + 1, now + 1))
     assert missed[0]["event"]["kind"] == "match"
-    for since in (last_of_first_match - 1, now + 5, "3", None):
+    for since in (asked - 1, now + 5, "3", None):
         welcome = await again.connect(since=since)
         assert welcome["missed"] is None, since
         assert welcome["state"]["match"]["deals"], since

@@ -131,6 +131,36 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
     healthy(page)
 
 
+def test_a_rematch_waits_for_everyone_at_the_table(live, new_page):
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"], {"target": 1})
+    anna, boris = new_page(), new_page(PHONE, locale="ru-RU", is_mobile=True, has_touch=True)
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    watch = Watch([anna, boris], 90, "a two-person match (target 1), played to its end")
+    while not all(p.locator("[data-testid=match-over]").count() for p in (anna, boris)):
+        watch()
+        for page in (anna, boris):
+            if page.locator("[data-testid=pass-button]").count():
+                cards = page.locator(".hand-row .card.playable")
+                for i in range(3):
+                    cards.nth(i).click()
+                act(page, page.locator("[data-testid=pass-button]"))
+            elif my_turn(page):
+                play_first_legal(page)
+        anna.wait_for_timeout(20)
+    anna.click("[data-testid=rematch]")
+    # Anna is told whom the rematch waits for; Boris keeps the result, and is told she asked
+    anna.locator("[data-testid=ready-waiting]", has_text="You asked for a rematch. Waiting for Boris").wait_for()
+    boris.locator("[data-testid=ready-list]", has_text="Хотят ещё партию: Anna").wait_for()
+    assert boris.locator("[data-testid=match-over]").is_visible() and state(boris)["room"]["match"]["number"] == 1
+    shot(boris, "rematch-asked-phone-ru")
+    boris.click("[data-testid=rematch]")
+    for page in (anna, boris):
+        wait_state(page, "s.room.match.number === 2 && s.match && !s.match.finished")
+        page.wait_for_selector("[data-testid=pass-button]")
+    healthy(anna, boris)
+
+
 # -- turn timer ----------------------------------------------------------------------------------
 
 def test_lobby_turn_timer_shown_at_the_table(live, new_page):

@@ -1,8 +1,8 @@
 // The result panel over the felt, for players and spectators. Between two deals: the deal just
 // played, each side's points and where they came from (the deal's `summary`, as the score sheet
 // reads it), who asked for the next deal, the countdown to it (ROOM.deal_left) and "Next deal"
-// for the people at the table. Once the match is over: the winners, the final totals and
-// "Rematch".
+// for the people at the table. Once the match is over: the winners, the final totals,
+// "Rematch" and who asked for it.
 import { t, el, cardText } from "../common.js";
 import { columnLabels, columnName, dealDetails } from "../sheet.js";
 import { table } from "./state.js";
@@ -33,7 +33,7 @@ export function drawResult({ names, teams, send }) {
   box.replaceChildren(...[title, line,
     m.finished ? el("h3", { class: "last-deal" }, t("result.last_deal", { n: m.deals.length })) : null,
     sides(m, last, labels, names),
-    m.finished ? rematch(send) : nextDeal(send, names)].filter(Boolean));
+    whatNext(send, names, m.finished)].filter(Boolean));
   drawDealCountdown();
   tell(m, labels, [title.textContent, line ? wordsOf(line) : ""]);
 }
@@ -80,28 +80,26 @@ function sides(m, last, labels, names) {
   }));
 }
 
-function rematch(send) {
-  if (table.state.you.seat === null) return null;
-  return el("p", { class: "result-buttons" },
-    el("button", { type: "button", class: "button primary", "data-testid": "rematch", onclick: () => send({ type: "rematch" }) }, t("table.rematch")));
-}
-
-// Who the table waits for: every person at it (not a bot, not a stand-in) who is here and has
-// not asked for the next deal yet; the server deals once there is nobody left, or at the end
-// of the countdown.
-function nextDeal(send, names) {
+// What comes next, and whom the table waits for: every person at it (not a bot, not a
+// stand-in) who is here and has not asked yet. Between deals the server deals once nobody is
+// left, or at the end of the countdown; after the match, the rematch begins once nobody is left
+// (one person's tap had wiped the result from everyone's screen).
+function whatNext(send, names, finished) {
   const { room, you } = table.state;
   const people = room.seats.filter((s) => s.kind === "human" && !s.standin && s.connected);
   const waiting = people.filter((s) => !room.ready.includes(s.seat));
   const iAmReady = you.seat !== null && room.ready.includes(you.seat);
+  const listed = (seats) => ({ names: seats.map((s) => names[s.seat]).join(", ") });
   const out = el("div", { class: "result-next" });
   if (you.seat !== null && !iAmReady) {
-    out.append(el("button", { type: "button", class: "button primary", "data-testid": "next-deal", onclick: () => send({ type: "next" }) }, t("result.next_deal")));
+    out.append(finished
+      ? el("button", { type: "button", class: "button primary", "data-testid": "rematch", onclick: () => send({ type: "rematch" }) }, t("table.rematch"))
+      : el("button", { type: "button", class: "button primary", "data-testid": "next-deal", onclick: () => send({ type: "next" }) }, t("result.next_deal")));
   }
-  if (iAmReady && waiting.length) out.append(el("p", { class: "note", "data-testid": "ready-waiting" }, t("result.waiting_for", { names: waiting.map((s) => names[s.seat]).join(", ") })));
+  if (iAmReady && waiting.length) out.append(el("p", { class: "note", "data-testid": "ready-waiting" }, t(finished ? "result.rematch_waiting" : "result.waiting_for", listed(waiting))));
   const ready = people.filter((s) => room.ready.includes(s.seat));
-  if (ready.length && !iAmReady) out.append(el("p", { class: "note", "data-testid": "ready-list" }, t("result.ready", { names: ready.map((s) => names[s.seat]).join(", ") })));
-  out.append(el("p", { class: "countdown", id: "deal-countdown", "data-testid": "deal-countdown" }));
+  if (ready.length && !iAmReady) out.append(el("p", { class: "note", "data-testid": "ready-list" }, t(finished ? "result.rematch_asked" : "result.ready", listed(ready))));
+  if (!finished) out.append(el("p", { class: "countdown", id: "deal-countdown", "data-testid": "deal-countdown" }));
   return out;
 }
 
