@@ -386,3 +386,23 @@ def test_big_mariage_bids_are_searched_with_how_far_the_seat_would_go(seed):
         assert all(bid == "pass" or bid <= plan[1] for bid in own)
         if own[-1] == "pass":  # it stopped only when the bidding went beyond its ceiling
             assert [bid for _, bid in deal.bids if bid != "pass"][-1] + 5 > plan[1]
+
+
+def test_marjolet_the_trick_winners_window_takes_a_fifth_of_the_think_time():
+    """Declaring, exchanging the dix, drawing: the rules bot's choice is seldom beaten there and a
+    person decides at once (with its whole think time each, one window had taken 20 s at 5 s);
+    a card to play still takes all of it."""
+    from engine.bots.strong.marjolet import WINDOW_SHARE
+
+    spent = {"window": [], "play": []}
+    for seed in range(40):
+        match, seat = position("marjolet", seed)
+        view, moves = match.view(seat), match.moves(seat)
+        if len(legal(moves)) < 2:
+            continue
+        clock = TickingClock()
+        choose(MODELS["marjolet"], view, moves, random.Random(seed), Budget(seconds=0.5, clock=clock))
+        spent["window" if "draw" in moves else "play"].append(clock.now)
+    assert spent["window"] and spent["play"], spent
+    assert all(t <= 0.5 * WINDOW_SHARE + 0.002 for t in spent["window"]), spent["window"]
+    assert max(spent["play"]) > 0.5 * WINDOW_SHARE + 0.01, spent["play"]

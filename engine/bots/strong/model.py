@@ -64,6 +64,12 @@ class Model:
         every legal action."""
         return with_prior(prior, expand_moves(moves), self.parse)
 
+    def time_share(self, view: dict, moves: dict) -> float:
+        """The share of its think time a decision takes (search with seconds): all of it,
+        unless a game knows the rules bot is nearly always right there and a person decides
+        at once."""
+        return 1.0
+
     def confidence(self, view: dict, moves: dict) -> float:
         """How many standard errors search's best must beat the prior by (search.py)."""
         return CONFIDENCE

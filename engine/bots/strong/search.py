@@ -50,7 +50,8 @@ class _OutOfTime(Exception):
 
 def choose(model: Model, view: dict, moves: dict, rng: random.Random, budget: Budget) -> Action:
     """The action search finds best for ``view``'s seat, among ``moves``."""
-    deadline = None if budget.seconds is None else budget.clock() + budget.seconds
+    deadline = None if budget.seconds is None \
+        else budget.clock() + budget.seconds * model.time_share(view, moves)
     prior = model.parse(model.policy(view, moves, random.Random(0)))
     plans = model.plans(view, moves, prior)
     candidates = [action for action, _ in plans]
