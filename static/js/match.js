@@ -21,7 +21,7 @@ if ($("analysis") && match.status === "finished") {
   startAnalysis($("analysis"), match, names, (result) => { analysis = result; redraw(); });
 }
 
-renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [], finished: match.status === "finished", caption: false });
+renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [], finished: match.status === "finished", caption: false, target: (match.options || {}).target });
 
 async function startReplay() {
   const box = $("replay");

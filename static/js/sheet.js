@@ -50,7 +50,7 @@ export const dealDetails = (game, summary, i, names, contract = true) => DETAILS
 export const columnName = (label) => el("span", { class: "colname", title: label }, label);
 
 /** deals: [{scores, summary, over}], names by seat, teams as columnLabels takes them. */
-export function renderSheet(container, { game, deals, names, teams = null, winners = [], finished = false, caption = true }) {
+export function renderSheet(container, { game, deals, names, teams = null, winners = [], finished = false, caption = true, target = null }) {
   container.replaceChildren();
   const cols = columnLabels(teams, names);
   const table = el("table", { class: "grid sheet-table" });
@@ -73,7 +73,7 @@ export function renderSheet(container, { game, deals, names, teams = null, winne
   });
   if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: String(cols.length + 1), class: "muted" }, t("sheet.empty"))));
   table.append(body);
-  table.append(el("tfoot", {}, el("tr", {}, el("th", {}, t("sheet.total")), totals.map((v, i) => el("th", { class: finished && winners.includes(i) ? "winner" : "" }, String(v), finished && winners.includes(i) ? " ★" : "")))));
+  table.append(el("tfoot", {}, el("tr", {}, el("th", { "data-testid": "sheet-total" }, t("sheet.total"), target ? el("span", { class: "target" }, " " + t("sheet.to", { n: target })) : ""), totals.map((v, i) => el("th", { class: finished && winners.includes(i) ? "winner" : "" }, String(v), finished && winners.includes(i) ? " ★" : "")))));
   container.append(table);
   return totals;
 }

@@ -172,7 +172,8 @@ function drawJoin(state, names) {
 function drawSheet(m, names, teams) {
   const box = $("sheet");
   if (!m) { box.replaceChildren(el("p", { class: "muted" }, t("sheet.empty"))); return; }
-  renderSheet(box, { game: m.game, deals: m.deals, names, teams, winners: m.winners, finished: m.finished });
+  // (the match's target said at its totals: nothing at the table had said it)
+  renderSheet(box, { game: m.game, deals: m.deals, names, teams, winners: m.winners, finished: m.finished, target: table.state.room.options.target });
 }
 
 // -- page controls -------------------------------------------------------------------------------

@@ -348,6 +348,9 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
             deals_done += 1
     for p in (a, b):  # the finished deals are on both score sheets, as the server counted them
         sheet_matches_the_server(p)
+    # the match's target is said at its totals (nothing at the table had said it)
+    assert a.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Total (to 5000)"
+    assert b.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Итого (до 5000)"
     healthy(a, b)
 
 
@@ -396,6 +399,13 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                     assert state(p)["match"]["deal"]["contract"] == value
                     for q in pages:  # every table shows the contract fixed, not the bid
                         q.locator("[data-testid=contract]", has_text=f"Contract {value} —").wait_for()
+                    # the declarer knows the kitty all deal: its cards stay marked in the hand
+                    # as the play begins (the marks had gone), the gives said until a trick is won
+                    wait_state(p, "s.match.deal.phase === 'play'")
+                    deal = state(p)["match"]["deal"]
+                    kept = sorted(c for c in deal["kitty"] if c in deal["hands"][s])
+                    marked = p.locator(".hand-row .card.kitty").evaluate_all("cs => cs.map(c => c.dataset.card)")
+                    assert sorted(marked) == kept and p.locator("[data-testid=given]").count() == 1, (marked, kept)
                     seen["contract"] = True
             elif my_turn(p):
                 callable_ = p.locator(".hand-row .card[data-call]")

@@ -5,10 +5,12 @@ import { t, el, cardText, cardsText, SUIT_SYMBOL, suitName, spoken } from "../..
 import { table, relationOf } from "../state.js";
 
 export function cardMarks(deal, me) {
-  if (deal.phase === "play" || deal.phase === "over") return new Map();
+  const kittyMarks = (deal.kitty || []).map((card) => [card, { className: "kitty", label: t("card.kitty_mark") }]);
+  // the declarer knows the kitty all deal (the rules' convention): its cards stay marked
+  if (deal.phase === "play" || deal.phase === "over") return new Map(me === deal.declarer ? kittyMarks : []);
   const got = (deal.gives || []).filter((g) => g.card && g.to === me).map((g) => g.card);  // (from the declarer)
   return new Map([
-    ...(deal.kitty || []).map((card) => [card, { className: "kitty", label: t("card.kitty_mark") }]),
+    ...kittyMarks,
     ...got.map((card) => [card, { className: "received", label: t("card.received_mark") }]),
   ]);
 }
@@ -65,7 +67,8 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   }
   // the cards given, on one line for the declarer (a small phone's screen has no room for three)
   const given = (deal.gives || []).filter((g) => g.card && (me === deal.declarer || me === g.to));
-  if (given.length && (deal.phase === "kitty" || deal.phase === "contract")) {
+  const firstTrick = deal.phase === "play" && deal.tricks_won.every((n) => n === 0);  // (as one who got a card is told)
+  if (given.length && (deal.phase === "kitty" || deal.phase === "contract" || (firstTrick && me === deal.declarer))) {
     if (me === deal.declarer) {
       line(el("span", { class: "note", "data-testid": "given" }, t("bm.given_all"),
         ...given.map((g, i) => [i ? " · " : " ", el("span", { class: "given" }, cardText(g.card), " → ", names[g.to])])));
