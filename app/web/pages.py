@@ -161,6 +161,12 @@ def missing(request: Request, title: str, text: str, **values) -> HTMLResponse:
     return response
 
 
+#: By game, the seats of each column of its totals: partners together ("Anna & Boris — Carol &
+#: Dave" beside "45 : 280"), else each seat alone.
+SIDES = {g.name: [[s for s in range(g.seats) if g.side(s) == c] for c in range(g.score_width)]
+         for g in GAMES.values()}
+
+
 @router.get("/history", response_class=HTMLResponse, include_in_schema=False)
 async def history_page(request: Request, store: StoreDep, player: str | None = None,
                        game: str | None = None, since: str | None = None,
@@ -170,7 +176,7 @@ async def history_page(request: Request, store: StoreDep, player: str | None = N
     matches = await in_session(store, lambda s: history.list_matches(
         s, player or None, game, status, day(since, zone=tz), day(until, end=True, zone=tz),
         200, 0))
-    return page(request, "history.html", matches=matches,
+    return page(request, "history.html", matches=matches, sides=SIDES,
                 filters={"player": player or "", "game": game or "", "since": since or "",
                          "until": until or "", "status": status or ""})
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import httpx
@@ -442,6 +443,12 @@ def test_history_match_page_and_replay(live, new_page):
     page.wait_for_url("**game=big_mariage**")
     games = page.locator("[data-testid=history-table] tbody td:nth-child(2)").all_text_contents()
     assert len(games) >= 3 and all("Big Mariage" in t for t in games), games  # 3 demo matches
+    # partners together, in the order of their totals, and the winners' total marked (it had
+    # read "Anna, Boris, Vera, Gleb · 45 : 280")
+    row = page.locator("[data-testid=history-table] tbody tr").first
+    players = row.locator(".m-players").inner_text()
+    assert re.fullmatch(r"[^,]+ & [^,]+ — [^,]+ & [^,]+", players), players
+    assert row.locator(".m-totals b").inner_text().endswith("★")
     shot(page, "history-laptop")
     page.locator("[data-testid=history-table] tbody a.button").first.click()
     page.wait_for_selector("[data-testid=deal-table] tbody tr")
