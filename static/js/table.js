@@ -123,9 +123,9 @@ function draw() {
   drawResult({ names, teams, send });
   drawSheet(m, names, teams);
   drawChat();
-  const begun = noticeTurn(state.you.seat !== null && Object.keys(moves).length > 0, `${t("game." + state.room.game)} · ${table.code}`);
-  // (on a phone the score sheet or the chat lies over the whole table)
-  if (begun && app.dataset.panel && getComputedStyle(document.querySelector(".side")).position === "fixed") toast(t("table.your_turn"), "info");
+  const mine = state.you.seat !== null && Object.keys(moves).length > 0;
+  noticeTurn(mine, `${t("game." + state.room.game)} · ${table.code}`);
+  $("back-to-play").hidden = !mine;  // (shown over the sheet or the chat on a phone: the CSS)
   restoreFocus(focus);
   keepHandInSight(handAt);
   if (resultAppears) $("result").scrollIntoView({ block: "nearest" });  // its top, on a short screen
@@ -222,6 +222,7 @@ function showPanel(name) {
   $("toggle-chat").setAttribute("aria-expanded", String(open === "chat"));
   if (open === "chat") chatSeen();
 }
+$("back-to-play").addEventListener("click", () => showPanel(app.dataset.panel));
 $("toggle-sheet").addEventListener("click", () => showPanel("sheet"));
 $("toggle-chat").addEventListener("click", () => showPanel("chat"));
 

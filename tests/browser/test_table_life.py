@@ -408,15 +408,23 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     assert boris.locator("[data-testid=score-sheet]").is_visible() and not boris.locator("#chat").is_visible()
     boris.click("[data-testid=sheet-tab]")
     assert boris.locator("#hand").is_visible() and not boris.locator("[data-testid=score-sheet]").is_visible()
-    # the chat open over the table when Boris's turn comes: a toast says so
+    # the chat open over the table when Boris's turn comes: said on top of it for as long as it
+    # is his turn (a toast had gone after 4 s), and one tap takes him back to the table
     choose_three(boris)
     act_surely(boris, boris.locator("[data-testid=pass-button]"))
     boris.click("[data-testid=chat-tab]")
     choose_three(anna)
     act_surely(anna, anna.locator("[data-testid=pass-button]"))
     play_until_the_turn_of(boris, anna, "Boris's turn, his chat open")
-    boris.wait_for_function("window.toastsSeen.some(([kind, text]) => kind === 'toast info' && text === 'Ваш ход')")
-    assert boris.locator("[data-testid=chat-lines]").is_visible()  # (the chat stays open)
+    back = boris.locator("[data-testid=back-to-play]")
+    back.wait_for()
+    assert back.inner_text() == "Ваш ход — к столу" and boris.locator("[data-testid=chat-lines]").is_visible()
+    box = back.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 844 - 50, box  # (in sight, over the bar)
+    shot(boris, "chat-open-your-turn-phone")
+    back.click()
+    assert boris.locator("#hand").is_visible() and not boris.locator("#chat").is_visible()
+    assert anna.locator("[data-testid=back-to-play]").is_hidden()  # (a laptop: the chat is beside)
     healthy(anna, boris)
 
 
