@@ -50,7 +50,7 @@ def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
     if match is None:
         return Step(0.0, "start") if state.full else None
     if match.finished:  # a rematch once every person at the table asked for one
-        return Step(0.0, "rematch") if state.ready and ready_for_next(state, connected) else None
+        return Step(0.0, "rematch") if ready_for_next(state, connected) else None
     if match.current is None:  # the deal's summary is on the table: see ready_for_next
         return Step(0.0 if ready_for_next(state, connected) else settings.deal_pause, "deal")
     actors = match.to_act()

@@ -173,14 +173,17 @@ class RoomRegistry:
     def remote_presence(self, origin: str, entries: dict, replace: bool) -> None:
         """Presence of another process: ``entries`` = {code: seats} (heartbeat, ``replace``)
         or {code: [[seat, connected], ...]} (a change)."""
+        # (a room waits for the people at it: the next deal, a rematch)
         if replace:
             for code, room in self.rooms.items():
-                room.presence.heard(origin, entries.get(code, []), True, len(room.state.seats))
+                if room.presence.heard(origin, entries.get(code, []), True, len(room.state.seats)):
+                    room.driver.poke()
         else:
             for code, changes in entries.items():
                 room = self.rooms.get(code)
-                if room is not None:
-                    room.presence.heard(origin, changes, False, len(room.state.seats))
+                if room is not None and room.presence.heard(origin, changes, False,
+                                                            len(room.state.seats)):
+                    room.driver.poke()
 
     # -- slow turns -----------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from .. import protocol
 from ..ops import logs
 from ..protocol import Refusal
 from ..storage.stored import Conflict, DealEnd, Snapshot, StorageError, StoredDeal
-from .driver import Driver
+from .driver import Driver, ready_for_next
 from .outbox import Connection, Outbox
 from .state import RoomState, SeatState, bot_name, token_hash
 from .sync import CatchUp, Presence
@@ -227,16 +227,21 @@ class Room:
             raise Refusal("not_seated", "only_seated_rematch")
         async with self.lock:
             await self._ensure_fresh()
-            state = self.state
-            if state.match is None or not state.match.finished:
-                raise Refusal("not_available", "match_not_over")
-            await self._say_ready(by)
+            await self._retrying(lambda: self._ask_rematch(by))
+
+    async def _ask_rematch(self, seat: int) -> None:
+        match = self.state.match
+        if match is None or not match.finished:
+            raise Refusal("not_available", "match_not_over")
+        await self._say_ready(seat)
 
     async def begin_rematch(self) -> None:
         """The rematch everyone asked for (the driver's step)."""
         async with self.lock:
             await self._ensure_fresh()
-            if self.state.match is not None and self.state.match.finished and self.state.ready:
+            state = self.state  # (someone may have come back since the driver planned it)
+            if state.match is not None and state.match.finished \
+                    and ready_for_next(state, self.presence.connected):
                 await self._begin_match()
 
     async def deal(self) -> None:
@@ -254,9 +259,12 @@ class Room:
             raise Refusal("not_seated", "only_seated_next")
         async with self.lock:
             await self._ensure_fresh()
-            if not self.state.between_deals:
-                raise Refusal("not_available", "no_deal_to_close")
-            await self._say_ready(seat)
+            await self._retrying(lambda: self._ask_next(seat))
+
+    async def _ask_next(self, seat: int) -> None:
+        if not self.state.between_deals:
+            raise Refusal("not_available", "no_deal_to_close")
+        await self._say_ready(seat)
 
     async def _say_ready(self, seat: int) -> None:
         """``seat`` has read the deal's (or the match's) end and asks for what comes next."""
@@ -372,6 +380,7 @@ class Room:
             self.broadcaster.presence(self.code, seat, False)
             if not self.presence.elsewhere(seat):
                 self.outbox.presence(seat, False)
+                self.driver.poke()  # (the table may have waited for them alone: a rematch)
 
     # -- rebuilding ---------------------------------------------------------------------------------
 

@@ -74,8 +74,9 @@ class RoomState:
         self.match_number = 0
         self.match_event_seq = snap.match_event_seq
         self.action_count = 0
-        #: Between deals: the seats whose people asked for the next deal (docs/protocol.md)
-        self.ready: set[int] = set()
+        #: Between deals: the seats whose people asked for the next deal; once the match is
+        #: over, for a rematch (docs/protocol.md)
+        self.ready: set[int] = set(snap.ready)
         #: Per seat, the client ids of the match's actions -> the event that stored each, so
         #: that a retry is never applied twice. Plain strings and numbers: nothing per action
         #: for the garbage collector to walk.

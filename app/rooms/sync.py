@@ -52,10 +52,11 @@ class Presence:
         now = time.monotonic()
         return any(until > now for until in origins.values())
 
-    def heard(self, origin: str, seats, replace: bool, count: int) -> None:
+    def heard(self, origin: str, seats, replace: bool, count: int) -> bool:
         """``origin`` says which seats are connected to it (``replace``: all of them, from its
         heartbeat) or that one seat came or went (``[[seat, connected], ...]``): the
-        connections are told of each of the room's ``count`` seats whose presence changed."""
+        connections are told of each of the room's ``count`` seats whose presence changed.
+        Whether any did."""
         before = [self.connected(seat) for seat in range(count)]
         until = time.monotonic() + PRESENCE_TTL
         if replace:
@@ -69,9 +70,12 @@ class Presence:
                     self.remote.setdefault(seat, {})[origin] = until
                 else:
                     self.remote.get(seat, {}).pop(origin, None)
+        changed = False
         for seat, was in enumerate(before):
             if self.connected(seat) != was:
                 self.outbox.presence(seat, not was)
+                changed = True
+        return changed
 
 
 class CatchUp:

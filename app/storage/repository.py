@@ -202,6 +202,12 @@ class RoomRepository:
                 select(RoomEvent).where(RoomEvent.room_id == room.id, RoomEvent.kind == "chat")
                 .order_by(RoomEvent.seq.desc()).limit(CHAT_KEEP))
             snap.chat = [_event_of(row) for row in reversed(list(chat))]
+            # (asks are notes, not rows of the match: a rebuilt room had forgotten them)
+            dealt = session.scalar(select(func.max(RoomEvent.seq)).where(
+                RoomEvent.room_id == room.id, RoomEvent.kind.in_(("deal", "match")))) or 0
+            asks = session.scalars(select(RoomEvent.data).where(
+                RoomEvent.room_id == room.id, RoomEvent.kind == "ready", RoomEvent.seq > dealt))
+            snap.ready = sorted({data["seat"] for data in asks})
             return snap
 
     def tail(self, room_id: int, after: int) -> Tail:

@@ -99,6 +99,8 @@ class Snapshot:
     seq: int = 0
     match_event_seq: int = 0  # the event that started the last match
     chat: list[StoredEvent] = field(default_factory=list)
+    #: the seats that asked for what follows the last deal (the next deal, or a rematch)
+    ready: list[int] = field(default_factory=list)
 
 
 @dataclass

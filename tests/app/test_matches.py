@@ -140,6 +140,24 @@ async def test_a_rematch_begins_once_every_person_at_the_table_asked(server):
         await person.close()
 
 
+async def test_a_rematch_asked_for_begins_when_the_other_leaves(server):
+    code = await create_room(server.http, "marjolet", ["open", "open"], {"target": 1})
+    people = []
+    for seat, name in enumerate(("anna", "boris")):
+        _, token = await join(server.http, code, name.title(), seat)
+        people.append(Client(server.ws, code, token, name=name))
+    anna, boris = people
+    for person in people:
+        await person.connect()
+    await asyncio.gather(*(p.play() for p in people))
+    first = anna.state["room"]["match"]["id"]
+    await anna.send({"type": "rematch"})
+    await boris.until(lambda s: s["room"]["ready"] == [0])
+    await boris.close()  # nobody left to wait for: it begins (it had waited for a chat line)
+    await anna.until(lambda s: s["room"]["match"]["id"] != first and s["match"]["deals"])
+    await anna.close()
+
+
 async def play_match(server, game, seats, options, names: dict[int, str]) -> int:
     """A whole match: ``names`` seat -> person, the other seats as ``seats`` says. Its id."""
     code = await create_room(server.http, game, seats, options)

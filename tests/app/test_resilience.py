@@ -311,6 +311,39 @@ async def test_second_instance_takes_over_after_the_first_stops(database_url):
         second.stop()
 
 
+async def test_a_rematch_asked_for_is_remembered_by_the_next_instance(database_url):
+    from tests.conftest import LiveServer
+
+    first = LiveServer(database_url).start()
+    code = await create_room(first.http, "marjolet", ["open", "open"], {"target": 1})
+    tokens, people = [], []
+    for seat, name in enumerate(("anna", "boris")):
+        _, token = await join(first.http, code, name.title(), seat)
+        tokens.append(token)
+        people.append(Client(first.ws, code, token, name=name))
+    anna, boris = people
+    for person in people:
+        await person.connect()
+    await asyncio.gather(*(p.play() for p in people))
+    await anna.send({"type": "rematch"})
+    await boris.until(lambda s: s["room"]["ready"] == [0])
+    match_id = boris.state["room"]["match"]["id"]
+    for person in people:
+        await person.close()
+    first.stop()
+    second = LiveServer(database_url).start()
+    try:
+        boris = Client(second.ws, code, tokens[1], name="boris")
+        welcome = await boris.connect()
+        # her ask is still there (a room read from the database had forgotten it)
+        assert welcome["state"]["room"]["ready"] == [0] and welcome["state"]["match"]["finished"]
+        await boris.send({"type": "rematch"})
+        await boris.until(lambda s: s["room"]["match"]["id"] != match_id and s["match"]["deals"])
+        await boris.close()
+    finally:
+        second.stop()
+
+
 async def test_database_failure_refuses_and_nothing_half_done_remains(server):
     code, token, anna = await seated(server)
     match_id = anna.state["room"]["match"]["id"]
