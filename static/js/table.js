@@ -10,7 +10,7 @@ import { follower } from "./table/sync.js";
 import { connection } from "./table/connection.js";
 import { drawOnSending, answered } from "./table/inflight.js";
 import { toast, dismissHint, announce, announceEvent } from "./table/notices.js";
-import { drawHand, rememberFocus, restoreFocus, handInSight, keepHandInSight } from "./table/hand.js";
+import { drawHand, rememberFocus, restoreFocus, focusNext, handInSight, keepHandInSight } from "./table/hand.js";
 import { drawActions } from "./table/actions.js";
 import { drawResult, drawDealCountdown, resultDue, resultNew } from "./table/result.js";
 import { addChatLine, chatSeen, drawChat, listenToChatForm, chatAfterWelcome, chatRefused } from "./table/chat.js";
@@ -222,7 +222,7 @@ function showPanel(name) {
   $("toggle-chat").setAttribute("aria-expanded", String(open === "chat"));
   if (open === "chat") chatSeen();
 }
-$("back-to-play").addEventListener("click", () => showPanel(app.dataset.panel));
+$("back-to-play").addEventListener("click", () => { showPanel(app.dataset.panel); focusNext(); });
 $("toggle-sheet").addEventListener("click", () => showPanel("sheet"));
 $("toggle-chat").addEventListener("click", () => showPanel("chat"));
 

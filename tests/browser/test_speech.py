@@ -125,14 +125,53 @@ def test_big_mariage_the_others_bids_are_said(live, new_page):
     page = new_page()
     page.add_init_script(SAID_LOG)
     sit(page, live, code, "Anna", 0)
-    watch = Watch([page], 60, "Big Mariage's bidding")
-    while not re.search(r"Bot \d (bids \d+|passes)", said(page)):
+    watch = Watch([page], 90, "Big Mariage: the bids said, then a card given her and four tricks")
+    while not (re.search(r"Bot \d (bids \d+|passes)", said(page)) and given_and_played(page)):
         watch(said(page))
         if page.locator("[data-testid=bidbox] [data-testid=pass-button]").count():
             act(page, page.locator("[data-testid=bidbox] [data-testid=pass-button]"))
+        elif page.locator("[data-testid=next-deal]").count():
+            act(page, page.locator("[data-testid=next-deal]"))
+        elif my_turn(page):
+            play_first_legal(page)
         else:
             page.wait_for_timeout(50)
+    # the card given her is said as it comes, by its event (it had been said again at every trick)
+    text = said(page)
+    assert len(re.findall(r"gives to Anna \w", text)) >= 1 and "gave you" not in text, text
     healthy(page)
+
+
+def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper(live, new_page):
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    watch = Watch([page], 60, "Big Mariage: Anna's bid")
+    while not page.locator("[data-testid=bid-button]").count():
+        watch()
+        if page.locator("[data-testid=next-deal]").count():
+            act(page, page.locator("[data-testid=next-deal]"))
+        elif my_turn(page):  # (a deal where she cannot bid: played on to the next)
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(50)
+    low = int(page.text_content("[data-testid=bid-value]"))
+    page.focus("[data-testid=bid-value-up]")
+    page.keyboard.press("Enter")
+    before = page.evaluate("window.cardroomTable.seq")
+    page.evaluate("window.cardroomTable.reconnectNow()")  # a welcome: the table drawn anew
+    page.wait_for_function("(b) => window.cardroomTable.seq >= b && document.querySelector('[data-testid=bid-button]')", arg=before)
+    page.wait_for_function("document.activeElement.dataset.testid === 'bid-value-up'")
+    # (it had landed on "−5": Space pressed again would have lowered the bid)
+    page.keyboard.press("Enter")
+    assert int(page.text_content("[data-testid=bid-value]")) == low + 10
+    healthy(page)
+
+
+def given_and_played(page) -> bool:
+    deal = state(page)["match"]["deal"]
+    return any(g.get("to") == 0 and g.get("card") for g in deal.get("gives") or []) \
+        and len(deal.get("played") or []) >= 16
 
 
 def test_lobby_a_table_made_moves_the_focus_to_its_link(live, new_page):
@@ -160,6 +199,10 @@ def test_settings_turn_the_single_keys_off_and_menus_close_as_menus(live, new_pa
     page.click("[data-testid=take-seat-0]")
     page.wait_for_selector("[data-testid=pass-button]")
     assert page.get_attribute("#toggle-sheet", "aria-keyshortcuts") == "S"
+    page.keyboard.press("s")  # on: S opens the score sheet, and again closes it
+    assert page.get_attribute("#toggle-sheet", "aria-expanded") == "true"
+    page.keyboard.press("s")
+    assert page.get_attribute("#toggle-sheet", "aria-expanded") == "false"
     page.click("[data-testid=menu-button]")
     # a phone held sideways has no top bar: the site's pages are in the menu too
     links = page.locator("#table-menu a").all_text_contents()

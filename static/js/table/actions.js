@@ -35,15 +35,16 @@ export function drawActions({ panel, moves, names, send, act }) {
   if (me !== null && panel.news) tellNews(panel.news({ state, deal: m.deal, moves, me, names }), m);
 }
 
-// What the game's panel has to tell the person at this moment of the deal (what its window
-// asks, the cards received), each said once.
+// What the game's panel has to tell the person in this deal (the cards received, what a
+// Marjolet window asks after each trick), each said once.
 function tellNews(sentences, m) {
-  const deal = m.deal;
-  const moment = [(table.state.room.match || {}).id, m.deals.length, deal.phase, deal.tricks_played ?? (deal.played || []).length].join(":");
+  const said = table.said;
+  const deal = [(table.state.room.match || {}).id, m.deals.length].join(":");
+  if (said.newsDeal !== deal) Object.assign(said, { newsDeal: deal, news: new Set() });
   for (const text of sentences) {
-    const key = moment + "|" + text;
-    if (table.said.news.has(key)) continue;
-    table.said.news.add(key);
+    const key = (m.deal.tricks_played ?? "") + "|" + text;
+    if (said.news.has(key)) continue;
+    said.news.add(key);
     announce(text);
   }
 }

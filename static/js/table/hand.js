@@ -116,22 +116,32 @@ function chooseCard(card, moves, act, redraw) {
 // nothing is there yet (the other seats' turn), to the first of them that comes. A keyboard
 // player never loses their place, and a screen reader never falls back to the page's top.
 let lost = null;  // where the focus was when its element went away, until something takes it
+const LOST_MS = 20000;  // (after that, a focus that comes back would only surprise)
 document.addEventListener("focusin", () => { lost = null; });
 
 export function rememberFocus() {
   const a = document.activeElement;
-  if (!a || a === document.body) return lost;
+  if (!a || a === document.body) return lost && performance.now() - lost.at < LOST_MS ? lost : null;
   const area = a.closest("#hand, #actions, #result");
   if (!area) return null;
   if (a.dataset.card && area.id === "hand") return { card: a.dataset.card, index: [...a.parentNode.children].indexOf(a) };
-  return { area: area.id, testid: a.dataset.testid };
+  if (!a.dataset.testid) return null;  // (every control there has one: the same is found again)
+  const same = [...area.querySelectorAll(`[data-testid="${a.dataset.testid}"]`)];
+  return { area: area.id, testid: a.dataset.testid, index: same.indexOf(a) };
 }
 
 export function restoreFocus(place) {
   if (!place) return;
   const target = samePlace(place) || nextControl();
-  if (!target) { lost = place; return; }
+  if (!target) { lost = { ...place, at: place.at ?? performance.now() }; return; }
   if (document.activeElement !== target) target.focus({ preventScroll: true });
+}
+
+/** Takes the focus on to what comes next (the result's button, the game's controls, the cards
+ * to play), when what it was on is closed. */
+export function focusNext() {
+  const target = nextControl();
+  if (target) target.focus({ preventScroll: true });
 }
 
 function samePlace(place) {
@@ -139,7 +149,9 @@ function samePlace(place) {
     const cards = document.querySelectorAll("#hand .card");
     return document.querySelector(`#hand .card[data-card="${place.card}"]`) || cards[Math.min(place.index, cards.length - 1)] || null;
   }
-  return place.testid ? document.querySelector(`#${place.area} [data-testid="${place.testid}"]:not(:disabled)`) : null;
+  // (Marjolet's declarations share a test id: the one at its place, else the one before)
+  const same = document.querySelectorAll(`#${place.area} [data-testid="${place.testid}"]:not(:disabled)`);
+  return same[Math.min(place.index, same.length - 1)] || null;
 }
 
 function nextControl() {

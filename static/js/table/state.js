@@ -23,7 +23,7 @@ export const table = {
   chat: { lines: new Map(), shown: "", unread: 0 }, // seq -> line, from STATEs and chat events
   turnDeadline: null, // performance.now() when the turn timer runs out, null: no timer runs
   dealDeadline: null, // performance.now() when the next deal comes anyway, null: no countdown
-  said: { status: "", result: "", news: new Set() }, // what screen readers were told: the last status and result, the panels' news
+  said: { status: "", result: "", newsDeal: "", news: new Set() }, // what screen readers were told: the last status and result, the deal's news
 };
 
 function noChoices() {

@@ -21,21 +21,19 @@ function stepper(values, current, onChange, testid) {
   const out = el("output", { class: "bidvalue", "data-testid": testid }, String(values[i]));
   const set = (j) => { i = Math.max(0, Math.min(values.length - 1, j)); out.textContent = String(values[i]); onChange(values[i]); };
   return el("span", { class: "stepper" },
-    el("button", { type: "button", class: "button", "aria-label": "−5", onclick: () => set(i - 1) }, "−5"),
+    el("button", { type: "button", class: "button", "aria-label": "−5", "data-testid": testid + "-down", onclick: () => set(i - 1) }, "−5"),
     out,
-    el("button", { type: "button", class: "button", "aria-label": "+5", onclick: () => set(i + 1) }, "+5"),
-    el("button", { type: "button", class: "button", onclick: () => set(i + 4) }, "+20"));
+    el("button", { type: "button", class: "button", "aria-label": "+5", "data-testid": testid + "-up", onclick: () => set(i + 1) }, "+5"),
+    el("button", { type: "button", class: "button", "data-testid": testid + "-up20", onclick: () => set(i + 4) }, "+20"));
 }
 
 const suitText = (suit) => SUIT_SYMBOL[suit] + " " + suitName(suit);
 
-export function news({ deal, moves, me, names }) {
-  const got = me !== deal.declarer && (deal.gives || []).find((g) => g.to === me && g.card);
+export function news({ deal, moves, me }) {
   return [
     ...(deal.kitty && me === deal.declarer && deal.phase === "kitty" ? [spoken([t("bm.kitty_cards"), " ", cardsText(deal.kitty)]) + "."] : []),
     ...(moves.give ? [t("bm.give_help")] : []),
-    ...(got && deal.phase !== "over" ? [spoken([t("bm.you_got", { name: names[deal.declarer] }), " ", cardText(got.card)]) + "."] : []),
-  ];
+  ];  // (a card given is said by its event, to the one who got it)
 }
 
 export function drawControls({ state, deal, moves, me, names, line, act }) {
