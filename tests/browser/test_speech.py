@@ -98,6 +98,13 @@ def test_black_maria_pass_by_keyboard_then_what_came_is_said(live, new_page):
     page.check("[data-testid=seat-guest]")
     page.click("[data-testid=take-seat-0]")
     page.wait_for_selector("[data-testid=pass-button]")
+    # one region named for her hand, its row unnamed (it had been said twice); a spectator has
+    # no hand and no moves
+    assert page.get_attribute("#hand", "aria-label") == "Ваши карты" and page.locator("#hand [aria-label='Ваши карты']").count() == 0
+    watcher = new_page()
+    watcher.goto(f"{live.http}/r/{code}")
+    watcher.wait_for_selector(".watching")
+    assert watcher.get_attribute("#hand", "aria-label") is None and watcher.get_attribute("#actions", "aria-label") is None
     # the other hands: one picture each, named by the count
     assert page.locator(".seat-cards[role=img]").evaluate_all(
         "ws => ws.map(w => w.getAttribute('aria-label'))") == ["17 карт рубашкой вверх"] * 2

@@ -13,6 +13,9 @@ export function drawActions({ panel, moves, names, send, act }) {
   const { state, said } = table;
   const m = state.match;
   const me = state.you.seat;
+  // ("Your moves" to the seated: a spectator has none)
+  if (me === null) box.removeAttribute("aria-label");
+  else box.setAttribute("aria-label", t("table.actions"));
   const line = (...content) => box.append(el("div", { class: "action-line" }, ...content));
   if (m && m.finished) {
     said.status = "";

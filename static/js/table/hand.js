@@ -12,6 +12,10 @@ export function drawHand({ moves, cardMarks, act, redraw }) {
   box.replaceChildren();
   const { state } = table;
   const me = state.you.seat;
+  // a region named "Your hand" for the seated only (a screen reader had heard it twice, the
+  // row inside named so too, and a spectator had heard of a hand they do not have)
+  if (me === null) box.removeAttribute("aria-label");
+  else box.setAttribute("aria-label", t("table.your_hand"));
   if (me === null) {
     box.append(el("p", { class: "muted watching" }, t("table.watching")));
     return;
@@ -28,7 +32,7 @@ export function drawHand({ moves, cardMarks, act, redraw }) {
     choose: (card) => chooseCard(card, moves, act, redraw),
   };
   const cards = deal.hands[me];
-  const row = el("div", { class: "hand-row", role: "group", "aria-label": t("table.your_hand") });
+  const row = el("div", { class: "hand-row" });
   // as many cards in a row as make them big enough to touch: a long hand takes two rows (CSS)
   row.style.setProperty("--per-row", String(cards.length > 12 ? Math.ceil(cards.length / 2) : cards.length));
   for (const card of cards) row.append(cardButton(card, offer));
