@@ -16,6 +16,7 @@ import { drawResult, drawDealCountdown, resultDue, resultNew } from "./table/res
 import { addChatLine, chatSeen, drawChat, listenToChatForm, chatAfterWelcome, chatRefused } from "./table/chat.js";
 import { noticeTurn, listenToSettings, keysOn } from "./table/attention.js";
 import { beforeDraw, afterDraw } from "./table/motion.js";
+import { keepHand, tellPlayedWhileAway } from "./table/away.js";
 import { PANELS } from "./table/panels/index.js";
 import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 
@@ -41,7 +42,7 @@ function onMessage(msg, hello) {
       table.seq = msg.seq;
       // A new connection's state is the truth now: an action unanswered may be sent again (on
       // the same socket, after a sync, its answer is still to come)
-      if (hello) { answered(table.inFlight); chatAfterWelcome(msg.state); }
+      if (hello) { answered(table.inFlight); chatAfterWelcome(msg.state); tellPlayedWhileAway(msg.state); }
       if (table.seat && msg.state.you.seat === null) { saveSeat(null); toast(t("table.token_lost")); }
       receive(follow(msg), true);
       break;
@@ -93,6 +94,7 @@ function tellTimerPlayed(ev) {
 function draw() {
   const { state, holding } = table;
   if (!state) return;
+  keepHand(state);
   const focus = rememberFocus();
   const handAt = handInSight();
   const seen = beforeDraw();

@@ -54,9 +54,27 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     a.wait_for_function("document.querySelector('[data-testid=announce]').textContent.includes('Boris')")
     shot(a, "standin-playing-laptop")
 
-    # Boris comes back (same browser, same seat token): he takes his seat back at once.
+    # Anna passes and plays on until the bot has played a card of Boris's too
+    cards = a.locator(".hand-row .card.playable")
+    for i in range(3):
+        cards.nth(i).click()
+    act(a, a.locator("[data-testid=pass-button]"))
+    watch = Watch([a], 60, "the stand-in's first card for Boris")
+    while state(a)["match"]["deal"]["hand_sizes"][1] == 17:
+        watch()
+        if my_turn(a):
+            play_first_legal(a)
+        else:
+            a.wait_for_timeout(30)
+
+    # Boris comes back (same browser, same seat token): he takes his seat back at once, and is
+    # told which of the cards he last saw the bot has passed and played for him
     b.goto(f"{live.http}/r/{code}")
     b.wait_for_selector(".seat.me[data-seat='1']")
+    told = b.locator("#toast.info", has_text="While you were away, a bot played for you; gone from your hand:")
+    told.wait_for()
+    assert told.locator(".cardtext").count() >= 4, told.text_content()  # three passed, one played
+    shot(b, "standin-told-phone")
     a.wait_for_selector("[data-testid=standin-badge-1]", state="detached")
     a.wait_for_selector("[data-testid=presence-1].on")
     assert a.locator("[data-testid=standin-note-1]").count() == 0

@@ -1,0 +1,31 @@
+// What a stand-in bot played for the person while they were away (docs/protocol.md `standin`):
+// the page keeps the hand it last showed them (localStorage, per table), and a welcome that
+// finds their seat still played by the stand-in says which of those cards are gone. Their own
+// cards only: nothing the seat may not see.
+import { t, cardsText, spoken } from "../common.js";
+import { table } from "./state.js";
+import { toast, announce } from "./notices.js";
+
+const KEY = "cardroom.hand." + table.code;
+
+/** With each drawing: the hand shown to its person, while no stand-in plays for them. */
+export function keepHand(state) {
+  const me = state.you.seat, m = state.match;
+  if (me === null || !m || !m.deal || !m.deal.hands || state.room.seats[me].standin) return;
+  localStorage.setItem(KEY, JSON.stringify({ match: (state.room.match || {}).id, deal: m.deals.length, hand: m.deal.hands[me] }));
+}
+
+/** A welcome's STATE: if a stand-in played for this person, say what it played. */
+export function tellPlayedWhileAway(state) {
+  const me = state.you.seat, m = state.match;
+  if (me === null || !m || !m.deal || !state.room.seats[me].standin) return;
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(KEY)); } catch { /* nothing kept */ }
+  if (!kept || kept.match !== (state.room.match || {}).id) return;
+  const now = new Set(m.deal.hands[me] || []);
+  const gone = kept.deal === m.deals.length ? kept.hand.filter((card) => !now.has(card)) : null;
+  if (gone && !gone.length) return;
+  const said = gone ? [t("away.played"), " ", cardsText(gone)] : [t("away.deals")];
+  toast(said, "info");
+  announce(spoken(said) + (gone ? "." : ""));
+}
