@@ -73,6 +73,7 @@ def test_one_winner_is_a_winner_a_pair_winners(live, new_page):
         page.goto(f"{live.http}/matches/{match['id']}")
         heading = page.text_content("[data-testid=winners]")
         assert heading.startswith(f"{word}: "), (game, heading)  # (it had said "Winners" of one)
+        page.wait_for_selector("#replay .seat")  # (the replay's frames are in: the slider's end is the match's)
         page.locator("#rp-slider").evaluate("(s) => { s.value = s.max; s.dispatchEvent(new Event('input')); }")
         assert page.text_content("[data-testid=replay-winners]").startswith(f"{word}: "), game
     healthy(page)
