@@ -103,7 +103,7 @@ function renderChart(box, result, names) {
   const width = 640, height = 160, pad = 24;
   const top = Math.max(1, ...points.map((p) => p.d.cost));
   const x = (i) => pad + (i + 0.5) * (width - 2 * pad) / points.length;
-  const y = (cost) => height - pad - cost / top * (height - 2 * pad);
+  const y = (cost) => height - pad - cost / top * (height - 2 * pad - 10);  // (the top dot under the axis's label)
   const parts = [svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "an-axis" })];
   points.forEach((p, i) => {
     if (i && points[i - 1].deal !== p.deal) {

@@ -93,6 +93,11 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     assert labels[0] == f"{round(max(d['cost'] for deal in result['deals'] for d in deal['decisions'] if not d.get('forced')))} · {lost}"
     played = sorted({deal["deal"] for deal in result["deals"] if any(not d.get("forced") for d in deal["decisions"])})
     assert labels[1:] == [{"en": "deal", "ru": "раздача"}[lang] + " 1"] + [str(n + 1) for n in played[1:]]
+    # the axis's label over no dot (on a phone it had sat on the highest one)
+    clear = section.evaluate("""(s) => { const label = s.querySelector('svg.an-chart text.an-label').getBoundingClientRect();
+      return [...s.querySelectorAll('svg.an-chart circle')].every((c) => { const r = c.getBoundingClientRect();
+        return r.top >= label.bottom || r.bottom <= label.top || r.left >= label.right || r.right <= label.left; }); }""")
+    assert clear, "the axis's label lies over a dot"
     # a player is one colour on the page: the running totals' line, the dots and the legend
     # here; a mark is a white ring (orange and red rings had read as another player's)
     colours = page.evaluate("""() => {

@@ -77,3 +77,11 @@ def test_one_winner_is_a_winner_a_pair_winners(live, new_page):
         page.locator("#rp-slider").evaluate("(s) => { s.value = s.max; s.dispatchEvent(new Event('input')); }")
         assert page.text_content("[data-testid=replay-winners]").startswith(f"{word}: "), game
     healthy(page)
+
+
+def test_partners_are_joined_in_the_pages_language(live, new_page):
+    page = new_page(locale="ru-RU")
+    page.goto(f"{live.http}/lang/ru?next=/history%3Fgame%3Dbig_mariage")
+    players = page.locator("[data-testid=history-table] tbody tr .m-players").first.inner_text()
+    # (the match page says "Anna и Vera": the history had said "Anna & Vera")
+    assert " и " in players and "&" not in players, players

@@ -214,6 +214,8 @@ def test_settings_turn_the_single_keys_off_and_menus_close_as_menus(live, new_pa
     # a phone held sideways has no top bar: the site's pages are in the menu too
     links = page.locator("#table-menu a").all_text_contents()
     assert {"History", "Standings", "Русский"} <= set(links), links
+    heights = page.locator("#table-menu a").evaluate_all("as => as.map(a => a.getBoundingClientRect().height)")
+    assert min(heights) >= 24, heights  # (to touch: they had been 19 px high)
     page.uncheck("[data-testid=opt-keys]")
     # the menu closes when the focus leaves it
     page.focus("[data-testid=opt-keys]")

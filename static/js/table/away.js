@@ -26,6 +26,6 @@ export function tellPlayedWhileAway(state) {
   const gone = kept.deal === m.deals.length ? kept.hand.filter((card) => !now.has(card)) : null;
   if (gone && !gone.length) return;
   const said = gone ? [t("away.played"), " ", cardsText(gone)] : [t("away.deals")];
-  toast(said, "info");
+  toast(said, "info", 12000);  // (a list of cards to read, on coming back: longer than a hint)
   announce(spoken(said) + (gone ? "." : ""));
 }

@@ -7,14 +7,14 @@ const $ = (id) => document.getElementById(id);
 // How long a toast stays (a test may shorten it before the page loads).
 const TOAST_MS = window.CARDROOM_TOAST_MS ?? 4000;
 
-/** Shows `content` (text or nodes, never HTML) for a moment; `kind`: "error" or "info". */
-export function toast(content, kind = "error") {
+/** Shows `content` (text or nodes, never HTML) for a moment (`ms`); `kind`: "error" or "info". */
+export function toast(content, kind = "error", ms = TOAST_MS) {
   const box = $("toast");
   box.replaceChildren(...[content].flat());
   box.className = "toast " + kind;
   box.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, TOAST_MS);
+  toast.timer = setTimeout(() => { box.hidden = true; }, ms);
 }
 
 /** Takes away a hint ("info") still shown: the person has moved on (a refusal stays). */
