@@ -113,17 +113,22 @@ async def test_rematch_and_open_rooms(server):
     await person.close()
 
 
-async def test_a_rematch_begins_once_every_person_at_the_table_asked(server):
+async def two_who_finished(server) -> tuple[Client, Client, int]:
+    """Anna and Boris, connected, at the end of a Marjolet match to 1; the match's id."""
     code = await create_room(server.http, "marjolet", ["open", "open"], {"target": 1})
     people = []
     for seat, name in enumerate(("anna", "boris")):
         _, token = await join(server.http, code, name.title(), seat)
         people.append(Client(server.ws, code, token, name=name))
-    anna, boris = people
     for person in people:
         await person.connect()
     await asyncio.gather(*(p.play() for p in people))
-    first = anna.state["room"]["match"]["id"]
+    return people[0], people[1], people[0].state["room"]["match"]["id"]
+
+
+async def test_a_rematch_begins_once_every_person_at_the_table_asked(server):
+    anna, boris, first = await two_who_finished(server)
+    people = [anna, boris]
     await anna.send({"type": "rematch"})
     # Boris is told she asked; the result stays on his table (one tap had wiped it for all)
     await boris.until(lambda s: s["room"]["ready"] == [0])
@@ -141,16 +146,7 @@ async def test_a_rematch_begins_once_every_person_at_the_table_asked(server):
 
 
 async def test_a_rematch_asked_for_begins_when_the_other_leaves(server):
-    code = await create_room(server.http, "marjolet", ["open", "open"], {"target": 1})
-    people = []
-    for seat, name in enumerate(("anna", "boris")):
-        _, token = await join(server.http, code, name.title(), seat)
-        people.append(Client(server.ws, code, token, name=name))
-    anna, boris = people
-    for person in people:
-        await person.connect()
-    await asyncio.gather(*(p.play() for p in people))
-    first = anna.state["room"]["match"]["id"]
+    anna, boris, first = await two_who_finished(server)
     await anna.send({"type": "rematch"})
     await boris.until(lambda s: s["room"]["ready"] == [0])
     await boris.close()  # nobody left to wait for: it begins (it had waited for a chat line)

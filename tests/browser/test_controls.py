@@ -16,6 +16,7 @@ from .test_tables import (
     create_room,
     healthy,
     my_turn,
+    pass_or_play,
     play_first_legal,
     sit,
     state,
@@ -102,14 +103,7 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
         if not pressed and page.is_enabled("[data-testid=last-trick-button]"):
             page.click("[data-testid=last-trick-button]")  # and left pressed to the end
             pressed = True
-        if page.locator("[data-testid=pass-button]").count():
-            cards = page.locator(".hand-row .card.playable")
-            for i in range(3):
-                cards.nth(i).click()
-            act(page, page.locator("[data-testid=pass-button]"))
-        elif my_turn(page):
-            play_first_legal(page)
-        else:
+        if not pass_or_play(page):
             page.wait_for_timeout(30)
     # the result is shown, with "Last trick" released
     assert pressed and page.locator("[data-testid=result]").is_visible()
@@ -158,13 +152,7 @@ def test_a_rematch_waits_for_everyone_at_the_table(live, new_page):
     while not all(p.locator("[data-testid=match-over]").count() for p in (anna, boris)):
         watch()
         for page in (anna, boris):
-            if page.locator("[data-testid=pass-button]").count():
-                cards = page.locator(".hand-row .card.playable")
-                for i in range(3):
-                    cards.nth(i).click()
-                act(page, page.locator("[data-testid=pass-button]"))
-            elif my_turn(page):
-                play_first_legal(page)
+            pass_or_play(page)
         anna.wait_for_timeout(20)
     anna.click("[data-testid=rematch]")
     # Anna is told whom the rematch waits for; Boris keeps the result, and is told she asked

@@ -15,6 +15,7 @@ from .test_tables import (
     create_room,
     healthy,
     my_turn,
+    pass_or_play,
     play_first_legal,
     sit,
     state,
@@ -261,14 +262,7 @@ def test_black_maria_deal_end_is_said_with_who_took_the_queen(paused, new_page):
     watch = Watch([page], 60, "a Black Maria deal to its end")
     while not page.locator("[data-testid=next-deal]").count():
         watch()
-        if page.locator("[data-testid=pass-button]").count():
-            cards = page.locator(".hand-row .card.playable")
-            for i in range(3):
-                cards.nth(i).click()
-            act(page, page.locator("[data-testid=pass-button]"))
-        elif my_turn(page):
-            play_first_legal(page)
-        else:
+        if not pass_or_play(page):
             page.wait_for_timeout(30)
     summary = state(page)["match"]["deals"][0]["summary"]
     taker = next(s for s, cards in enumerate(summary["spades"]) if "QS" in cards)
