@@ -22,8 +22,8 @@ log = logging.getLogger("cardroom.rooms")
 
 
 class Step(NamedTuple):
-    """The next automatic step: ``what`` ("start", "deal", "rematch", "bot" or "timer"), ``delay``
-    seconds after the room's last progress, for ``seat``."""
+    """The next automatic step: ``what`` ("start", "deal", "rematch", "bot" or "timer"),
+    ``delay`` seconds after the room's last progress, for ``seat``."""
 
     delay: float
     what: str
