@@ -28,7 +28,7 @@ function seatBadges(m, s) {
 function seatExtras(m, s) {
   const d = m.deal, out = [];
   if (!d) return out;
-  if (m.game === "black_maria" && d.phase === "pass") out.push(el("span", { class: "note" }, d.passed[s] ? t("bmaria.passed") : t("bmaria.choosing")));
+  if (m.game === "black_maria" && d.phase === "pass") out.push(el("span", { class: "note pass-state" }, d.passed[s] ? t("bmaria.passed") : t("bmaria.choosing")));
   if (m.game === "big_mariage") {
     const mine = d.bids.filter((b) => b[0] === s);
     const said = mine.length ? mine[mine.length - 1][1] : null;

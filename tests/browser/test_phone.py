@@ -224,7 +224,8 @@ def test_the_replays_open_hands_stay_inside_their_seats_on_a_phone(live, new_pag
 @pytest.mark.parametrize("game", ["marjolet", "black_maria", "big_mariage"])
 def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat(live, new_page, game):
     """Each card of a trick shows its top-left corner; who wins it is said below the cards,
-    over no seat; a marriage's points stay inside their seat; the felt never gets shorter from
+    over no seat; a marriage's points stay inside their seat; a seat's counts and bids are whole on
+    one line ("взяток: 0" had been "взяток:" above "0"); the felt never gets shorter from
     one step to the next (the page jumped under the thumb)."""
     matches = httpx.get(f"{live.http}/api/matches?game={game}&status=finished").json()["matches"]
     page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
@@ -234,6 +235,12 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
     for _ in range(60):
         page.click("[data-testid=replay-next]")
         heights.append(page.locator("#replay .felt").bounding_box()["height"])
+        broken = page.evaluate("""() => [...document.querySelectorAll('#replay .seat .extras > :not(.marriages)')]
+          .filter((note) => { const text = document.createRange(); text.selectNodeContents(note);
+            const lines = [...text.getClientRects()], seat = note.closest('.seat').getBoundingClientRect();
+            return new Set(lines.map((r) => Math.round(r.top))).size > 1 || lines.some((r) => r.right > seat.right - 2); })
+          .map((note) => note.textContent)""")
+        assert broken == [], (page.text_content("[data-testid=replay-where]"), broken)
         if not page.locator("#replay .trick .card").count():
             continue
         page.locator("#replay .trick").scroll_into_view_if_needed()
