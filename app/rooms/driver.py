@@ -130,6 +130,9 @@ class Driver:
     async def _drive(self) -> None:
         while True:
             self.changed.clear()
+            # (planned on the stored play: the replica may be a move ahead of it while that
+            # move is being stored, and its time counts from when it is)
+            position = self.room.state.position
             step = self.plan()
             if step is None:
                 self.idle = True
@@ -151,7 +154,7 @@ class Driver:
             if self.plan() != step:
                 continue
             try:
-                await self._take(step)
+                await self._take(step, position)
             except Refusal as refusal:
                 log.info("room %s: automatic %s refused: %s", self.room.code, step.what,
                          refusal.message)
@@ -162,7 +165,7 @@ class Driver:
                 log.exception("room %s: automatic %s crashed", self.room.code, step.what)
                 await asyncio.sleep(1)
 
-    async def _take(self, step: Step) -> None:
+    async def _take(self, step: Step, position: tuple) -> None:
         room = self.room
         if step.what == "start":
             await room.start()
@@ -183,4 +186,4 @@ class Driver:
             else:
                 inline = kind if kind in BOT_KINDS else "rules"  # never search on the loop
                 action = bot_for(room.game, inline)(view, moves, self.rng)
-            await room.act(step.seat, action, timer=step.what == "timer")
+            await room.act(step.seat, action, timer=step.what == "timer", planned_at=position)

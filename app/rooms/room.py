@@ -102,12 +102,17 @@ class Room:
     # -- the commands ---------------------------------------------------------------------------
 
     async def act(self, seat: int, action, client_id: str | None = None,
-                  by: Connection | None = None, timer: bool = False) -> dict:
+                  by: Connection | None = None, timer: bool = False,
+                  planned_at: tuple | None = None) -> dict:
         """Apply, store, tell. Returns ``{"seq", "action"}`` (and ``"duplicate": True`` for an
         id already applied, which changes and tells nothing); raises Refusal. ``by``: the
         connection that sent it, whose event of it carries the ack; ``timer``: the turn timer
-        played it for the person (the event says so)."""
+        played it for the person (the event says so); ``planned_at``: the driver chose it at
+        this :attr:`RoomState.position`, and it is refused if play has moved on since (a move
+        stored meanwhile, whose next turn has its own time)."""
         async with self.lock:
+            if planned_at is not None and planned_at != self.state.position:
+                raise Refusal("conflict", "acted_first")
             return await self._retrying(lambda: self._act(seat, action, client_id, by, timer))
 
     async def _act(self, seat: int, action, client_id: str | None, by: Connection | None,
@@ -360,7 +365,7 @@ class Room:
         state, match = self.state, self.state.match
         if match is None or match.finished or match.current is None:
             return
-        turn = (state.match_id, len(match.deals), state.action_count)
+        turn = state.position
         if turn != self._turn:
             self._turn, self._turn_since, self._turn_probed = turn, now, False
         if self._turn_probed or now - self._turn_since < self.settings.probe_after:

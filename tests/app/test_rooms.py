@@ -227,3 +227,28 @@ async def test_a_room_rebuilt_from_the_database_still_sends_a_person_what_they_m
             assert [(m["seq"], m["event"]["kind"]) for m in welcome["missed"]] == \
                 [(seq, "action") for seq in missed]
         room.detach(back.conn)
+
+
+async def test_the_next_persons_turn_timer_counts_from_the_move_before_it_is_stored(
+        table, monkeypatch):
+    """A person moves just before their turn timer runs out, and the deadline falls while the
+    move is being stored: the next person still has the whole timer (the rules bot had played
+    for them at once, from the move's replica, with the deadline of the one who had moved)."""
+    room, seats, _ = table
+    store_action = room.repository.store_action
+
+    async def slow_store_action(*args, **kwargs):
+        await asyncio.sleep(0.4)
+        return await store_action(*args, **kwargs)
+    monkeypatch.setattr(room.repository, "store_action", slow_store_action)
+    room.state.turn_timer = 1.0
+    room.driver.progressed()
+    room.driver.poke()
+    await asyncio.sleep(0.8)
+    assert room.state.action_count == 0
+    await act(room, seats)  # stored at about 1.2 s, the deadline of 1 s between
+    moved = asyncio.get_running_loop().time()
+    await asyncio.sleep(0.6)
+    assert room.state.action_count == 1, "the timer played for the next person at once"
+    await settled(room, lambda: room.state.action_count == 2, "the next timer ran out")
+    assert asyncio.get_running_loop().time() - moved >= 0.9
