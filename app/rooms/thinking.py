@@ -10,8 +10,8 @@ cores the tables' own work comes first and search gets what is left.
 The bot is asked to answer by a moment (``until``), not for a duration: a call that waited in
 the pool's queue behind other tables' bots searches for what is left of its time, and one that
 comes too late answers the rules bot's choice at once. Should the pool itself fail (a worker
-killed, a pool that does not answer a second after the moment), the rules bot answers and the
-pool is made anew for the next call.
+killed, a pool that does not answer a second after the moment), the rules bot answers, as it
+does for the calls still in the pool's queue, and the pool is made anew for the next call.
 """
 
 from __future__ import annotations
@@ -113,12 +113,20 @@ class Thinkers:
             future = asyncio.get_running_loop().run_in_executor(
                 pool, think, game, view, moves, seed, None, None, until - RESERVE)
             return await asyncio.wait_for(future, max(0.0, until - time.monotonic()) + GRACE)
+        except asyncio.CancelledError:
+            if asyncio.current_task().cancelling():  # the room closes: not the pool's doing
+                raise
+            # another call's failure shut the pool down while this one waited in its queue
+            return self._instead(game, view, moves, seed, "CancelledError")
         except Exception as error:  # a broken pool, one too slow, one that did not start
-            self.fallbacks += 1
-            log.warning("strong bot: the thinking pool failed (%s); the rules bot answers",
-                        type(error).__name__)
             self._drop()
-            return dict(bot_for(game, "rules")(view, moves, random.Random(seed)))
+            return self._instead(game, view, moves, seed, type(error).__name__)
+
+    def _instead(self, game: str, view: dict, moves: dict, seed: int, failure: str) -> dict:
+        """The rules bot's action, when the pool failed this decision."""
+        self.fallbacks += 1
+        log.warning("strong bot: the thinking pool failed (%s); the rules bot answers", failure)
+        return dict(bot_for(game, "rules")(view, moves, random.Random(seed)))
 
     def _drop(self) -> None:
         pool, self.pool = self.pool, None

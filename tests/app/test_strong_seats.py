@@ -161,28 +161,33 @@ async def test_the_think_time_defaults_to_the_setting_within_the_turn_timer(stro
     assert think_time(0.1, 0.1, settings) == 0.1
 
 
-async def test_a_pool_that_fails_leaves_the_move_to_the_rules_bot():
-    """A worker killed mid-search breaks the pool: the rules bot answers that move, and the
-    next move has a new pool."""
+def black_maria_pass() -> tuple[dict, dict]:
+    """The view and the moves of the first seat to pass in a Black Maria deal."""
     from engine import new_match
 
     match = new_match("black_maria", {"target": 100})
     match.start_deal(list(match.game.pack.cards), dealer=0)
     seat = match.to_act()[0]
-    view, moves = match.view(seat), match.moves(seat)
+    return match.view(seat), match.moves(seat)
+
+
+async def started(pool: Thinkers) -> None:
+    """The pool is up (its start, seconds on a loaded machine, counts against the think time
+    of the decision that waits for it, which the rules bot then answers)."""
+    pool.warm()
+    deadline = time.monotonic() + 60  # only so that a pool that never starts fails
+    while pool.pool is None:
+        assert time.monotonic() < deadline, "the thinking pool never started"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_pool_that_fails_leaves_the_move_to_the_rules_bot():
+    """A worker killed mid-search breaks the pool: the rules bot answers that move, and the
+    next move has a new pool."""
+    view, moves = black_maria_pass()
     pool = Thinkers(Settings(think_workers=1))
-
-    async def started() -> None:
-        """The pool is up (its start, seconds on a loaded machine, counts against the think
-        time of the decision that waits for it, which the rules bot then answers)."""
-        pool.warm()
-        deadline = time.monotonic() + 60  # only so that a pool that never starts fails
-        while pool.pool is None:
-            assert time.monotonic() < deadline, "the thinking pool never started"
-            await asyncio.sleep(0.05)
-
     try:
-        await started()
+        await started(pool)
         assert "cards" in await pool.decide("black_maria", view, moves, 1, 0.1)
         assert pool.fallbacks == 0
         victim = next(iter(pool.pool._processes.values()))
@@ -191,8 +196,28 @@ async def test_a_pool_that_fails_leaves_the_move_to_the_rules_bot():
         victim.kill()
         action = await asking
         assert action["type"] == "pass" and pool.fallbacks == 1 and pool.pool is None
-        await started()  # a new pool
+        await started(pool)  # a new pool
         assert "cards" in await pool.decide("black_maria", view, moves, 3, 0.1)
         assert pool.fallbacks == 1
+    finally:
+        pool.close()
+
+
+async def test_the_other_tables_waiting_for_a_pool_that_fails_are_answered(monkeypatch):
+    """One decision too slow shuts the pool down, and with it the calls of other tables still
+    in its queue: each of them is answered too, by the rules bot (they had raised a
+    cancellation that ended their room's driver, and its bots never played again)."""
+    from app.rooms import thinking
+
+    view, moves = black_maria_pass()
+    pool = Thinkers(Settings(think_workers=1))
+    try:
+        await started(pool)
+        monkeypatch.setattr(thinking, "GRACE", -0.5)  # the first call given up after 0.1 s
+        slow = asyncio.ensure_future(pool.decide("black_maria", view, moves, 1, 0.6))
+        queued = [asyncio.ensure_future(pool.decide("black_maria", view, moves, seed, 3.0))
+                  for seed in (2, 3, 4)]
+        actions = await asyncio.gather(slow, *queued, return_exceptions=True)
+        assert [a["type"] if isinstance(a, dict) else repr(a) for a in actions] == ["pass"] * 4
     finally:
         pool.close()
