@@ -6,6 +6,7 @@ The schema is not created here: ``cardroom serve`` applies the Alembic migration
 from __future__ import annotations
 
 import asyncio
+import logging
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -19,10 +20,12 @@ from .protocol import Limited, Refusal
 from .rooms import RoomRegistry
 from .settings import Settings
 from .storage.repository import RoomRepository
-from .storage.store import Store
+from .storage.store import DATABASE_FAILURES, Store
 from .web import api, apidocs, pages, people, security, socket
 from .web.deps import Registry, StoreDep
 from .web.limits import Limits
+
+log = logging.getLogger("cardroom.web")
 
 
 def make_broadcaster(settings: Settings) -> Broadcaster:
@@ -77,6 +80,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         headers = {"Retry-After": str(refusal.retry_after)} if isinstance(refusal, Limited) \
             else None
         return JSONResponse(refusal.body(), status_code=refusal.http_status, headers=headers)
+
+    async def unreachable(request: Request, error: Exception):
+        """A read or a write the database failed, outside a room's commands (which refuse
+        it themselves): 503, a page in the site's layout for a browser."""
+        log.warning("%s %s: the database failed: %s", request.method, request.url.path,
+                    str(error)[:200])
+        page = pages.unavailable(request)
+        return page if page is not None else \
+            await refused(request, Refusal("storage", "storage_unreachable"))
+
+    for failure in DATABASE_FAILURES:
+        app.add_exception_handler(failure, unreachable)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError):

@@ -6,7 +6,7 @@ Events: ``room_created``, ``room_loaded``, ``room_evicted``, ``match_started``, 
 CPU at 1,000 actions/s; type and seat only: never a card, so nothing hidden can leak),
 ``deal_ended``, ``match_ended``, ``seat_changed``, ``caught_up``, ``rebuilt``, ``error``; and,
 for the whole process, the event loop's stalls (``gc_pause``, ``slow_write``, ``loop_stall``:
-app/stalls.py).
+app/ops/stalls.py).
 """
 
 from __future__ import annotations

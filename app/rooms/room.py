@@ -325,13 +325,10 @@ class Room:
             if seat is None and player_id is not None:
                 seat = state.seat_of_player(player_id)
             conn.seat = seat
-            missed = None
+            missed = None  # (the events of an earlier match cannot be shown seat by seat)
             if since is not None and since <= state.seq and state.seq - since <= MISSED_LIMIT \
                     and (state.match is None or since >= state.match_event_seq - 1):
-                events = await asyncio.to_thread(self.repository.events, state.id, since,
-                                                 state.seq)
-                missed = [protocol.missed_event(e.seq, state.event_view(e.kind, e.data, seat))
-                          for e in events]
+                missed = await self._missed(since, seat)
             was_connected = seat is not None and self.presence.connected(seat)
             was_here = seat is not None and self.outbox.connected_here(seat)
             self.outbox.conns.add(conn)
@@ -349,6 +346,19 @@ class Room:
         self.driver.ensure()
         self.driver.poke()  # a paused room of bots plays on
         return True
+
+    async def _missed(self, since: int, seat: int | None) -> list[dict] | None:
+        """The events after ``since`` as ``seat`` may see them; None if the database cannot
+        give them now (the welcome's whole state is enough: they only tell what happened)."""
+        state = self.state
+        try:
+            events = await asyncio.to_thread(self.repository.events, state.id, since, state.seq)
+        except StorageError as error:
+            logs.event("error", self.code, logging.WARNING, what="missed_events",
+                       error=str(error)[:200])
+            return None
+        return [protocol.missed_event(e.seq, state.event_view(e.kind, e.data, seat))
+                for e in events]
 
     async def resync(self, conn: Connection) -> None:
         """``conn`` asks for its whole state again (its own went wrong). Under the lock, as

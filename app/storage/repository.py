@@ -172,13 +172,13 @@ class RoomRepository:
             snap = self._load(code)
             if snap is None:
                 return None
-            with self.store.sessions() as session:
+            with self.store.reading() as session:
                 if _last_seq(session, snap.room.id) == snap.seq:
                     return snap
         raise StorageError(f"room {code} changes too fast to be read")
 
     def _load(self, code: str) -> Snapshot | None:
-        with self.store.sessions() as session:
+        with self.store.reading() as session:
             room = session.scalar(select(Room).where(Room.code == code))
             if room is None:
                 return None
@@ -214,7 +214,7 @@ class RoomRepository:
         """What a room stored after event ``after``: the events, and the rows they need to be
         applied one by one. Each event is stored in the same transaction as its rows, so rows
         read after the events are there."""
-        with self.store.sessions() as session:
+        with self.store.reading() as session:
             tail = Tail(events=[_event_of(row) for row in session.scalars(
                 select(RoomEvent).where(RoomEvent.room_id == room_id, RoomEvent.seq > after)
                 .order_by(RoomEvent.seq))])
@@ -232,7 +232,7 @@ class RoomRepository:
 
     def events(self, room_id: int, after: int, upto: int) -> list[StoredEvent]:
         """The room's events numbered ``after`` + 1 to ``upto``."""
-        with self.store.sessions() as session:
+        with self.store.reading() as session:
             return [_event_of(row) for row in session.scalars(
                 select(RoomEvent).where(RoomEvent.room_id == room_id, RoomEvent.seq > after,
                                         RoomEvent.seq <= upto).order_by(RoomEvent.seq))]
@@ -240,7 +240,7 @@ class RoomRepository:
     def client_action(self, room_id: int, match_id: int, seat: int,
                       client_id: str) -> dict | None:
         """The action ``seat`` stored in the match under ``client_id`` (a retry's ack)."""
-        with self.store.sessions() as session:
+        with self.store.reading() as session:
             for data in session.scalars(select(RoomEvent.data).where(
                     RoomEvent.room_id == room_id, RoomEvent.match_id == match_id,
                     RoomEvent.client_id == client_id)):
@@ -250,14 +250,14 @@ class RoomRepository:
 
     def player_of_key(self, key: str) -> int | None:
         """The id of the player a key holds (None: no player has it)."""
-        with self.store.sessions() as session:
+        with self.store.reading() as session:
             player = players.by_key(session, key)
             return player.id if player is not None else None
 
     def playing_bot_rooms(self, since: datetime) -> int:
         """How many rooms of bots alone have a match running that stored an event after
         ``since`` (a room nobody watches pauses: it stores nothing)."""
-        with self.store.sessions() as session:
+        with self.store.reading() as session:
             return session.scalar(select(func.count()).select_from(Room).where(
                 Room.id.not_in(select(Seat.room_id).where(Seat.kind != "bot")),
                 Room.id.in_(select(MatchRow.room_id).where(MatchRow.status == "running")),
@@ -265,7 +265,7 @@ class RoomRepository:
 
     def open_room_codes(self, limit: int, open_only: bool) -> list[str]:
         """The newest rooms' codes (``open_only``: those with a free seat)."""
-        with self.store.sessions() as session:
+        with self.store.reading() as session:
             query = select(Room.code).order_by(Room.created.desc()).limit(limit)
             if open_only:
                 query = query.where(Room.id.in_(select(Seat.room_id).where(Seat.kind == "open")))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import psycopg
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..ops.stalls import timed
@@ -24,6 +25,10 @@ from .db import make_engine, make_sessions
 from .stored import Conflict, Refused, StorageError
 
 log = logging.getLogger("cardroom.store")
+
+#: What a read or a write raises when the database is away (a read's is SQLAlchemy's own): the
+#: web side answers "unreachable, try again" rather than fail.
+DATABASE_FAILURES = (StorageError, SQLAlchemyError)
 
 #: Most writes one group commit stores together.
 WRITE_BATCH = 200
@@ -337,6 +342,13 @@ class Store:
             prepared = self._prepared[key] = _Prepared.compile(statement, parameters,
                                                                self.engine.dialect)
         return prepared
+
+    @contextmanager
+    def reading(self):
+        """A session for reads whose failure is a StorageError, as a write's is (the
+        repository's reads: the rooms never see SQLAlchemy's own errors)."""
+        with self._storage_errors(), self.sessions() as session:
+            yield session
 
     @contextmanager
     def _storage_errors(self):

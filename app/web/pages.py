@@ -154,11 +154,20 @@ async def table(code: str, request: Request, rooms: Registry):
                 invite=invite_link(settings, code) if settings.public_url else "")
 
 
-def missing(request: Request, title: str, text: str, **values) -> HTMLResponse:
+def missing(request: Request, title: str, text: str, status: int = 404,
+            **values) -> HTMLResponse:
     """The friendly page for a table, a match, a player or a page that is not there (404)."""
     response = page(request, "missing.html", title=title, text=text, values=values)
-    response.status_code = 404
+    response.status_code = status
     return response
+
+
+def unavailable(request: Request) -> HTMLResponse | None:
+    """For a browser, the page that says the database is away for now (503); None for the API
+    and other clients."""
+    if request.url.path.startswith("/api/") or "text/html" not in request.headers.get("accept", ""):
+        return None
+    return missing(request, "unavailable.title", "unavailable.text", status=503)
 
 
 #: By game, the seats of each column of its totals: partners together ("Anna & Boris — Carol &

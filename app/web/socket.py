@@ -13,6 +13,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from .. import protocol
 from ..protocol import Act, Chat, Hello, Limited, Next, Ping, Refusal, Rematch, Standin, Sync
 from ..rooms import Connection, Room
+from ..storage.store import DATABASE_FAILURES
 from .deps import LimitsDep, Registry, SettingsDep
 from .keepalive import PROBE
 from .limits import Limits, address
@@ -127,6 +128,9 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
                     await handle(room, conn, parsed, limits)
             except Refusal as refusal:
                 conn.send(protocol.error(refusal, id_))
+            except DATABASE_FAILURES as error:  # a read the database failed: try again later
+                log.warning("room %s: the database failed: %s", code, str(error)[:200])
+                conn.send(protocol.error(Refusal("storage", "storage_unreachable"), id_))
     except WebSocketDisconnect:
         pass
     except Exception:

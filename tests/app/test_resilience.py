@@ -10,6 +10,7 @@ import httpx
 import websockets
 from cardroom_client import Client, create_room, join
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from app import protocol
 from app.storage.models import RoomEvent
@@ -369,6 +370,47 @@ async def test_database_failure_refuses_and_nothing_half_done_remains(server):
     await anna.play()
     assert anna.state["match"]["finished"]
     await anna.close()
+
+
+def failing(*args, **kwargs):
+    raise OperationalError("SELECT", {}, Exception("database unreachable (test)"))
+
+
+async def test_reads_the_database_fails_are_refused_and_the_connection_goes_on(
+        server, monkeypatch):
+    """A read the database fails is "unreachable, try again", never a server error nor a
+    closed socket: a room to load (REST and page), a retried action's stored ack; a person
+    back after a break gets the whole state when their missed events cannot be read."""
+    store = server.app.state.store  # (its sessions serve reads; the hot writes go around them)
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "sessions", failing)
+        reply = httpx.get(f"{server.http}/api/rooms/NOSUCH")
+        assert reply.status_code == 503 and reply.json()["code"] == "storage", reply.text
+        page = httpx.get(f"{server.http}/r/NOSUCH", headers={"Accept": "text/html"})
+        assert page.status_code == 503, page.status_code
+        assert "<h1>The tables are closed for a moment</h1>" in page.text
+
+    code, token, anna = await seated(server)
+    await anna.until(lambda s: bool(s["match"]["moves"].get("pass")))
+    action = anna.choose()
+    assert (await anna.act(action, "once"))["type"] == "event"
+    last = anna.seq
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "sessions", failing)
+        again = await anna.act(action, "once")
+        assert again["type"] == "error" and again["code"] == "storage", again
+        await anna.send({"type": "ping"})
+        await anna.expect("pong")
+    await anna.close()
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "sessions", failing)
+        back = Client(server.ws, code, token, name="anna")
+        welcome = await back.connect(since=last - 1)
+    assert welcome.get("missed") is None and welcome["seq"] >= last
+    assert welcome["state"]["match"]["deal"]["passed"][0]
+    await back.play()
+    await back.close()
 
 
 async def test_a_sync_shows_what_is_stored_when_a_failed_write_left_the_replica_stale(server):
