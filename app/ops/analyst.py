@@ -72,8 +72,9 @@ class Analyst:
             self.pool = None
 
     async def _db(self, work):
-        """``work(session)`` in one transaction, in a worker thread."""
-        return await asyncio.to_thread(self.store.transact, work)
+        """``work(session)`` in one transaction, in the store's thread, in turn with every
+        other write (on SQLite, one beside the event loop's had held its commits)."""
+        return await self.store.write(work, in_thread=True)
 
     def _read(self, work):
         with self.store.sessions() as session:

@@ -7,7 +7,7 @@ that whatever the order of events between processes, one analysis of a match run
 and a process that lost it (taken over after its heartbeat went stale: a restart, a crash)
 stores nothing more. The result is written with the status in one statement: never half.
 
-Plain functions of a Session, for ``Store.transact`` in a worker thread.
+Plain functions of a Session, for ``Store.write(…, in_thread=True)``.
 """
 
 from __future__ import annotations

@@ -52,6 +52,7 @@ class _Write:
     statements: list
     on_commit: Callable[[object], None] | None
     future: asyncio.Future
+    in_thread: bool = False
 
     def settle(self, outcome) -> None:
         """Once its transaction is over: ``on_commit(result)`` if it was committed (even if
@@ -369,12 +370,14 @@ class Store:
             raise StorageError(str(error)[:200]) from error
 
     async def write(self, work: Callable | None, statements: list = (),
-                    on_commit: Callable[[object], None] | None = None):
+                    on_commit: Callable[[object], None] | None = None, in_thread: bool = False):
         """Run ``work`` and ``statements`` in a transaction and await its commit (without
         ``work``: the statements alone, the actions' hot path; else :meth:`transact`).
         ``on_commit(result)`` runs on the event loop as soon as the commit returned, before
         the waiting task resumes: what must follow the commit at once (telling everyone) goes
-        there.
+        there. ``in_thread``: ``work`` may take a while (the analyses' reads and writes), so
+        that even on SQLite it runs in the transactions' thread, the others' writes waiting
+        their turn rather than for its lock.
 
         Writes go one at a time, never racing each other for the database's write lock, and
         the statement-only writes that wait together share one transaction (a group commit);
@@ -386,7 +389,7 @@ class Store:
         together. Why each of these: docs/performance.md#group-commit, #commit-interval and
         #writes-on-the-event-loop."""
         loop = asyncio.get_running_loop()
-        write = _Write(work, list(statements), on_commit, loop.create_future())
+        write = _Write(work, list(statements), on_commit, loop.create_future(), in_thread)
         if self.sqlite and self._checkpointer is None:
             with self._threads_lock:
                 self._start_checkpoints()
@@ -458,7 +461,7 @@ class Store:
             try:
                 if write.work is None:
                     outcomes.append(await self._stored(write.statements))
-                elif self.sqlite:
+                elif self.sqlite and not write.in_thread:
                     outcomes.append(self.transact(write.work, write.statements))
                 else:
                     outcomes.append(await asyncio.get_running_loop().run_in_executor(

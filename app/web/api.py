@@ -240,8 +240,8 @@ async def ask_analysis(match_id: int, store: StoreDep, request: Request, limits:
     await limits.check("analyses", address(request))
     again = bool(body and body.again)
     now = datetime.now(timezone.utc)
-    found = await asyncio.to_thread(store.transact, lambda s: analyses.request(
-        s, match_id, now, again=again)) if 0 < match_id <= history.MAX_ID else None
+    found = await store.write(lambda s: analyses.request(s, match_id, now, again=again),
+                              in_thread=True) if 0 < match_id <= history.MAX_ID else None
     if found is None:
         raise Refusal("no_match", "no_match", id=match_id)
     if found is history.RUNNING:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import threading
 import time
 from datetime import datetime, timedelta, timezone
 
@@ -111,7 +112,10 @@ async def run_until_idle(analyst: Analyst) -> None:
 
 
 def test_the_background_analysis_is_the_commands_and_resumes_from_the_deals_kept(
-        sqlite_url):
+        sqlite_url, monkeypatch):
+    """... and its transactions take their turn with the tables' writes: on the event loop's
+    thread or the store's one thread of transactions, never beside them (on SQLite a commit
+    of the loop's had waited for its lock)."""
     store = Store(sqlite_url)
     try:
         match = played("marjolet", {"target": 250}, 3)
@@ -127,6 +131,13 @@ def test_the_background_analysis_is_the_commands_and_resumes_from_the_deals_kept
         assert store.transact(lambda s: analyses.save_deal(
             s, match_id, "gone", now - STALE * 2, [first], 5, 100))
 
+        threads, transact = set(), store.transact
+
+        def spied(*args, **kwargs):
+            threads.add(threading.current_thread().name.split("_")[0])
+            return transact(*args, **kwargs)
+        monkeypatch.setattr(store, "transact", spied)
+
         async def run():
             analyst = Analyst(settings(sqlite_url), store)
             try:
@@ -137,6 +148,8 @@ def test_the_background_analysis_is_the_commands_and_resumes_from_the_deals_kept
 
         analyst = asyncio.run(run())
         assert analyst.finished == 1
+        monkeypatch.undo()
+        assert threads <= {threading.main_thread().name, "db-transactions"}, threads
         done = store.transact(lambda s: analyses.get(s, match_id))
         assert done["status"] == "done"
         total = sum(len(d["actions"]) for d in record["deals"])
