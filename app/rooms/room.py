@@ -184,10 +184,11 @@ class Room:
         hashed = token_hash(token)
         seq = state.seq + 1
         data = SeatState("human", name=name).event(seat)
+        by_key = player_id is not None
 
         def stored(player_id: int) -> None:
             state.seat_changed(seq, seat, kind="human", name=name, player_id=player_id,
-                               token_hash=hashed, bot=None, standin=False)
+                               token_hash=hashed, by_key=by_key, bot=None, standin=False)
             self._tell([(seq, "seat", data)])
 
         await self._write(self.repository.take_seat(state.id, seq, seat, name, hashed, data,

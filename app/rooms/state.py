@@ -36,11 +36,12 @@ class SeatState:
     name: str | None = None
     player_id: int | None = None
     token_hash: str | None = None
+    by_key: bool = False  # taken with the player's key (models.Seat.by_key)
 
     @classmethod
     def of(cls, stored: StoredSeat) -> "SeatState":
         return cls(stored.kind, stored.bot, stored.standin, stored.name, stored.player_id,
-                   stored.token_hash)
+                   stored.token_hash, stored.by_key)
 
     @property
     def played_by_bot(self) -> bool:
@@ -130,9 +131,10 @@ class RoomState:
         return None
 
     def seat_of_player(self, player_id: int) -> int | None:
-        """The seat a player (known by their key) holds, if any."""
+        """The seat a player (known by their key) took with their key, if any (not one they
+        took as a guest before the name was claimed: whoever claimed it may not be them)."""
         for i, s in enumerate(self.seats):
-            if s.kind == "human" and s.player_id == player_id:
+            if s.kind == "human" and s.by_key and s.player_id == player_id:
                 return i
         return None
 

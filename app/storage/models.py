@@ -67,6 +67,9 @@ class Seat(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: sha256 of the seat token (the token itself is only ever given to its holder)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    #: taken with the player's key: their other devices sit at it too (a guest's seat is its
+    #: token's alone, even once someone claims the guest's name)
+    by_key: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
 
 
 class MatchRow(Base):

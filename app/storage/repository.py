@@ -147,6 +147,7 @@ class RoomRepository:
             person = session.get(Player, player_id) if player_id else players.guest(session, name)
             row = session.scalar(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
             row.kind, row.name, row.player_id, row.token_hash = "human", name, person.id, hashed
+            row.by_key = bool(player_id)
             session.add(RoomEvent(room_id=room_id, seq=seq, kind="seat", data=data))
             return person.id
 
@@ -283,7 +284,8 @@ def _last_seq(session: Session, room_id: int) -> int:
 
 
 def _seat(row: Seat) -> StoredSeat:
-    return StoredSeat(row.kind, row.bot, row.standin, row.name, row.player_id, row.token_hash)
+    return StoredSeat(row.kind, row.bot, row.standin, row.name, row.player_id, row.token_hash,
+                      row.by_key)
 
 
 def _deal(row: DealRow) -> StoredDeal:

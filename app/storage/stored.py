@@ -27,6 +27,7 @@ class StoredSeat:
     name: str | None = None
     player_id: int | None = None
     token_hash: str | None = None
+    by_key: bool = False
 
 
 @dataclass(slots=True)

@@ -156,3 +156,29 @@ def test_0004_fills_each_seats_points_deals_and_win_and_leaves_every_name_a_gues
         assert not columns & {"points", "deals", "won"}
     finally:
         engine.dispose()
+
+
+def test_0007_keeps_the_seats_of_claimed_names_their_players_and_a_guests_its_tokens(blank_url):
+    """The seats stored before stay the player's on every device where the player's name is
+    claimed; a guest's is its token's alone."""
+    config = alembic_config(blank_url)
+    command.upgrade(config, "0006")
+    engine = create_engine(blank_url)
+    try:
+        with engine.begin() as connection:
+            _insert(connection, "players", id=1, name="Anna", created=WHEN, key_hash="k" * 64)
+            _insert(connection, "players", id=2, name="Gena", created=WHEN)
+            _insert(connection, "rooms", id=1, code="r1", game="black_maria", options={},
+                    created=WHEN)
+            for seat, kind, player in ((0, "human", 1), (1, "human", 2), (2, "bot", None)):
+                _insert(connection, "seats", room_id=1, seat=seat, kind=kind,
+                        player_id=player, standin=False)
+        command.upgrade(config, "0007")
+        with engine.connect() as connection:
+            assert [(s, bool(k)) for s, k in connection.execute(text(
+                "SELECT seat, by_key FROM seats ORDER BY seat"))] == [
+                (0, True), (1, False), (2, False)]
+        command.downgrade(config, "0006")
+        assert "by_key" not in {c["name"] for c in inspect(engine).get_columns("seats")}
+    finally:
+        engine.dispose()

@@ -207,6 +207,29 @@ async def test_the_identity_brings_its_seats_to_another_device(server):
         await client.close()
 
 
+async def test_claiming_a_seated_guests_name_takes_none_of_their_seats(server):
+    """The name of a guest at a table is free to claim (with its history), but the guest's
+    seat stays their seat token's: whoever claimed the name had sat at it, seen the hand and
+    played for them with the new key."""
+    name = f"Victim {tag()}"
+    code = await create_room(server.http, "black_maria", ["open", "bot:random", "bot:random"])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        joined = (await http.post(f"/api/rooms/{code}/join", json={"name": name})).json()
+        key = (await http.post("/api/me", json={"name": name})).json()["key"]
+    guest = Client(server.ws, code, joined["token"], name="guest")
+    await guest.connect()
+    claimer = Client(server.ws, code, name="claimer", player=key)
+    welcome = await claimer.connect()
+    assert welcome["state"]["you"]["seat"] is None
+    assert "hands" not in welcome["state"]["match"]["deal"] \
+        or not welcome["state"]["match"]["deal"]["hands"][joined["seat"]]
+    reply = await claimer.act({"type": "pass", "cards": guest.state["match"]["moves"]["pass"]["from"][:3]})
+    assert reply["type"] == "error" and reply["code"] == "not_seated"
+    assert (await guest.act())["type"] == "event"  # the guest plays on
+    for client in (guest, claimer):
+        await client.close()
+
+
 async def test_a_players_page_adds_up_their_matches_by_game_against_people_and_bots(server):
     """Hand-made matches: Lena at various seats, with people and with bots."""
     lena, pavel, rita = f"Lena {tag()}", f"Pavel {tag()}", f"Rita {tag()}"

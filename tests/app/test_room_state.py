@@ -21,8 +21,8 @@ from app.storage.stored import (
 from engine import EVERYONE, new_match
 from engine.bots.random_bot import random_bot
 
-PEOPLE = [StoredSeat("human", name="anna", player_id=1, token_hash=token_hash("t0")),
-          StoredSeat("human", name="boris", player_id=2, token_hash=token_hash("t1")),
+PEOPLE = [StoredSeat("human", name="anna", player_id=1, token_hash=token_hash("t0"), by_key=True),
+          StoredSeat("human", name="boris", player_id=2, token_hash=token_hash("t1"), by_key=True),
           StoredSeat("bot", bot="rules")]
 
 
@@ -217,6 +217,13 @@ def test_a_rooms_think_time_outlives_a_rebuild():
 def test_a_player_is_found_at_their_own_seat_only():
     state = RoomState(snapshot([], None))
     assert [state.seat_of_player(p) for p in (1, 2, 3)] == [0, 1, None]
+
+
+def test_a_seat_taken_as_a_guest_is_no_players_who_claims_the_name_later():
+    guest = StoredSeat("human", name="gena", player_id=3, token_hash=token_hash("t2"))
+    snap = snapshot([], None)
+    state = RoomState(replace(snap, seats=PEOPLE[:2] + [guest]))
+    assert state.seat_of_player(3) is None and state.seat_of_token("t2") == 2
 
 
 def test_a_rematch_stored_by_another_process_is_followed_from_its_first_action():
