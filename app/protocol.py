@@ -10,6 +10,7 @@ are in :data:`REASONS`."""
 
 from __future__ import annotations
 
+import math
 import unicodedata
 import zlib
 from typing import Annotated, Any, Literal
@@ -105,11 +106,18 @@ REASONS = {
 }
 
 
+def _json_safe(params: dict) -> dict:
+    """The params as JSON holds them: a number that is not finite (an option typed as 1e400),
+    which JSON cannot hold, as its text ("inf")."""
+    return {name: str(value) if isinstance(value, float) and not math.isfinite(value) else value
+            for name, value in params.items()}
+
+
 class Refusal(Exception):
     """A refusal for the one who asked (nothing changed): see the module's docstring."""
 
     def __init__(self, code: str, reason: str, /, **params):
-        self.code, self.reason, self.params = code, reason, params
+        self.code, self.reason, self.params = code, reason, _json_safe(params)
         self.message = REASONS[reason].format(**params)
         super().__init__(self.message)
 
@@ -121,7 +129,8 @@ class Refusal(Exception):
         refusal.code = ("malformed" if isinstance(error, MalformedAction) else
                         "not_your_turn" if isinstance(error, NotYourTurn) else
                         "bad_field" if isinstance(error, (BadOptions, BadDeal)) else "illegal")
-        refusal.reason, refusal.params, refusal.message = error.reason, error.params, error.message
+        refusal.reason, refusal.params = error.reason, _json_safe(error.params)
+        refusal.message = error.message
         return refusal
 
     @property

@@ -54,6 +54,20 @@ async def test_the_turn_timer_is_finite_and_between_1_and_600_seconds(http, time
     assert r.json()["detail"][0]["loc"] == ["body", "turn_timer"]
 
 
+@pytest.mark.parametrize("game, option, value", [
+    ("marjolet", "target", "1e400"), ("marjolet", "jack_queen", "1e400"),
+    ("big_mariage", "marriages", "-1e400"), ("black_maria", "target", "NaN")])
+async def test_an_option_of_no_finite_number_is_refused_with_its_name(http, game, option, value):
+    """(The engine's refusal names the value, which JSON cannot hold: the answer had failed
+    with a 500.)"""
+    before = await rooms_now(http)
+    body = '{"game": "%s", "options": {"%s": %s}}' % (game, option, value)
+    r = await http.post("/api/rooms", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert r.json()["reason"] == "bad_option_value" and r.json()["params"]["option"] == option
+    assert await rooms_now(http) == before
+
+
 @pytest.mark.parametrize("query", ["limit=-1", "limit=0", "limit=201", f"limit={BEYOND}"])
 async def test_the_rooms_listed_are_bounded(http, query):
     assert (await http.get(f"/api/rooms?{query}")).status_code == 422
