@@ -105,6 +105,7 @@ class Settings(BaseSettings):
     limit_room_sockets: int = 60
     #: Rooms of bots alone whose match may run at once (0: none may be created).
     bot_tables: int = 10
-    #: Seconds a room of bots alone plays on after the last person watching it left: then it
-    #: pauses until someone opens it again.
+    #: Seconds a room plays on after the last person watching it left, when no person is
+    #: connected to a seat (its bots, stand-ins and turn timer play for nobody): then it pauses
+    #: until someone opens it again.
     bot_table_idle: float = 120.0

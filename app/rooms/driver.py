@@ -43,8 +43,10 @@ def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
               unwatched: bool = False) -> Step | None:
     """What the room will do by itself next, if nobody acts first (None: nothing).
     ``connected(seat)``: a person is connected to the seat; ``unwatched``: nobody has watched
-    the room for a while (a room of bots alone then pauses)."""
-    if unwatched and all(seat.kind == "bot" for seat in state.seats):
+    the room for a while: unless a person is connected to a seat (on another process), it
+    pauses (bots, stand-ins and turn timers would play for nobody, for ever)."""
+    if unwatched and not any(seat.kind == "human" and connected(i)
+                             for i, seat in enumerate(state.seats)):
         return None
     match = state.match
     if match is None:

@@ -102,3 +102,16 @@ def test_a_table_of_bots_alone_pauses_while_nobody_watches_it():
     # a table with a person plays on, watched or not
     assert next_step(at_turn("bot"), SETTINGS, unwatched=True) == \
         Step(SETTINGS.bot_delay, "bot", BOT)
+
+
+def test_a_table_whose_people_are_all_gone_pauses_while_nobody_watches_it():
+    """The turn timer and the stand-ins play for nobody no longer than a table of bots: a
+    table made with a person's seat that nobody opened had played on for ever."""
+    gone, here = (lambda seat: False), (lambda seat: seat == 0)
+    for state in (at_turn("person", turn_timer=5.0), at_turn("bot"),
+                  at_turn("person", seats=[replace(PEOPLE[0], standin=True, bot="rules"),
+                                           replace(PEOPLE[1], standin=True, bot="rules"),
+                                           PEOPLE[2]])):
+        assert next_step(state, SETTINGS, gone, unwatched=True) is None
+        assert next_step(state, SETTINGS, gone, unwatched=False) is not None
+        assert next_step(state, SETTINGS, here, unwatched=True) is not None

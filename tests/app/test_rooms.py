@@ -252,3 +252,19 @@ async def test_the_next_persons_turn_timer_counts_from_the_move_before_it_is_sto
     assert room.state.action_count == 1, "the timer played for the next person at once"
     await settled(room, lambda: room.state.action_count == 2, "the next timer ran out")
     assert asyncio.get_running_loop().time() - moved >= 0.9
+
+
+@pytest.mark.parametrize("options", [({"target": 1}, {"deal_pause": 0, "bot_table_idle": 0.3})])
+async def test_a_table_everyone_left_pauses_and_its_timer_starts_again_when_one_is_back(table):
+    room, seats, tokens = table
+    room.state.turn_timer = 1.0
+    for seat in seats:
+        room.detach(seat.conn)
+    room.driver.poke()
+    await asyncio.sleep(1.5)
+    assert room.state.action_count == 0, "the turn timer played for nobody"
+    back = Seat()
+    await room.attach(back.conn, tokens[0], None)
+    await asyncio.sleep(0.5)
+    assert room.state.action_count == 0, "the timer ran out as the person came back"
+    await settled(room, lambda: room.state.action_count == 1, "the timer ran out")
