@@ -2,7 +2,7 @@
 // actions box, the result panel, the score sheet and the chat, and holds the page's own
 // controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
 // controls are in table/panels/.
-import { t, tWho, el, errorText, refusalText, actionText } from "./common.js";
+import { t, tWho, el, cardLabel, errorText, refusalText, actionText } from "./common.js";
 import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
@@ -70,12 +70,16 @@ function onMessage(msg, hello) {
         if (!table.holding) draw();
       }
       break;
-    case "error":
+    case "error": {
+      const tried = table.tried;
+      table.tried = null;
       if (answered(msg.id)) draw();
       chatRefused(msg.id);
       if (msg.code === "bad_token") saveSeat(null);
-      toast(errorText(msg));
+      if (tried && msg.code === "illegal") toast(t("table.not_playable", { card: cardLabel(tried), reason: refusalText(msg) }), "info");
+      else toast(errorText(msg));
       break;
+    }
     default:
       break;
   }

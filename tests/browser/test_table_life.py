@@ -738,3 +738,32 @@ def test_no_console_error_on_any_page(live, new_page, locale, viewport):
     page.goto(f"{live.http}/r/{code}")
     page.wait_for_selector("[data-testid=take-seat-0]")
     healthy(page)
+
+
+def test_a_card_the_rules_do_not_allow_says_why_and_stays_in_the_hand(live, new_page):
+    """A tap on a card that may not be played now: the engine's reason, in the page's words
+    ("you must follow suit"), where the page had only said that it could not be played."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    choose_three(page)
+    act_surely(page, page.locator("[data-testid=pass-button]"))
+    watch = Watch([page], 90, "a turn with a card that may not be played")
+    while not page.locator(".hand-row .card.unplayable").count() or not my_turn(page):
+        watch()
+        if not (my_turn(page) and play_first_legal(page)):
+            page.wait_for_timeout(30)
+    led = state(page)["match"]["deal"]["trick"][0][1][1]  # (the first card of the trick: [seat, card])
+    hand = page.locator(".hand-row .card").count()
+    page.locator(".hand-row .card.unplayable").first.click(force=True)  # (aria-disabled: a tap all the same)
+    toast = page.locator("#toast.info:not([hidden])")
+    toast.wait_for()
+    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[led]
+    assert re.fullmatch(rf".. cannot be played now: you must follow suit \({suit}\)\.",
+                        toast.text_content()), toast.text_content()
+    assert page.locator(".hand-row .card").count() == hand and my_turn(page)
+    assert [r["code"] for r in page.refusals] == ["illegal"]
+    page.refusals.clear()
+    assert play_first_legal(page)  # and the turn goes on as before
+    healthy(page)

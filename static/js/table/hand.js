@@ -1,7 +1,7 @@
 // The person's hand: a row of card buttons made from `moves` (cards to play, to pass, to give, to
 // call trumps with), the cards chosen and not sent yet (table.chosen), arrow keys between cards,
 // and the keyboard focus kept in place when the table is redrawn.
-import { t, el, cardEl, cardName, cardText } from "../common.js";
+import { t, el, cardEl, cardName } from "../common.js";
 import { table } from "./state.js";
 import { toast } from "./notices.js";
 import { cardsSending } from "./inflight.js";
@@ -89,6 +89,7 @@ function moveAlongRow(ev) {
 // (the actions box then asks how to lead it), or play it.
 function chooseCard(card, moves, act, redraw) {
   const { chosen } = table;
+  table.tried = null;
   if (moves.pass && moves.pass.from && moves.pass.from.includes(card)) {
     if (chosen.pass.has(card)) chosen.pass.delete(card);
     else if (chosen.pass.size < moves.pass.choose) chosen.pass.add(card);
@@ -110,7 +111,9 @@ function chooseCard(card, moves, act, redraw) {
     act({ type: "play", card });
     return;
   }
-  if (moves.play) toast(t("table.not_playable", { card: cardText(card).textContent }), "info");
+  // a card the rules do not allow now is sent all the same: the engine's refusal says why
+  // ("you must follow suit (hearts)"), which the page could only guess
+  if (moves.play && act({ type: "play", card })) table.tried = card;
 }
 
 // The hand, the actions box and the result panel are rebuilt from each STATE: keep the keyboard
