@@ -62,7 +62,8 @@ REASONS = {
     "no_bot_kind": "no bot kind {bot!r} (rules, random or strong)",
     "need_name": "a name is needed",
     "name_too_long": "a name has at most {count} characters",
-    "bad_name": "a name cannot hold control or text-direction characters",
+    "bad_name": "a name cannot hold invisible, control or text-direction characters, nor "
+                "marks piled on a letter",
     "name_claimed": "the name {name!r} is someone's; choose another, e.g. {suggestion!r}",
     "bad_player_key": "this player key is not known here; it changes nothing",
     "no_player_key": "this needs your player key (the X-Player-Key header)",
@@ -161,9 +162,21 @@ NAME_CODE_POINTS = 64
 #: Characters that change how text around them reads (left-to-right and right-to-left marks,
 #: embeddings, overrides and isolates): one name could pose as another.
 _TEXT_DIRECTION = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_UNSEEN = regex.compile(f"[\\p{{Cc}}{_TEXT_DIRECTION}]")
+#: What shows as nothing: controls, line and paragraph separators, and the characters a font
+#: draws as nothing (zero-width space, soft hyphen, fillers...), but those emoji are built with
+#: (the joiners, variation selectors, a flag's tags). "P1" and "P1" with a zero-width space were
+#: two names that read as one.
+_UNSEEN = (f"[[\\p{{Cc}}\\p{{Zl}}\\p{{Zp}}\\p{{Default_Ignorable_Code_Point}}{_TEXT_DIRECTION}]"
+           "--[\\u200c\\u200d\\ufe00-\\ufe0f\\U000e0020-\\U000e007f\\U000e0100-\\U000e01ef]]")
+_UNSEEN_IN_NAME = regex.compile(_UNSEEN, regex.V1)
 #: In a chat line, line breaks and tabs are kept.
-_UNSEEN_IN_CHAT = regex.compile(f"[[\\p{{Cc}}{_TEXT_DIRECTION}]--[\\t\\n]]", regex.V1)
+_UNSEEN_IN_CHAT = regex.compile(f"[{_UNSEEN}--[\\t\\n]]", regex.V1)
+#: A character that shows something: not a space, a mark on another, nor blank (the braille
+#: pattern without dots).
+_SEEN = regex.compile(r"[^\p{Z}\p{M}\p{Default_Ignorable_Code_Point}\s\u2800]")
+#: Marks piled on one letter past what a script needs (Vietnamese takes two, Devanagari three):
+#: they spill over the lines around it.
+_PILED = regex.compile(r"\p{M}{5,}")
 
 
 def visible_length(text: str) -> int:
@@ -172,25 +185,28 @@ def visible_length(text: str) -> int:
 
 
 def person_name(value: str) -> str:
-    """A name as people see it: NFC, without surrounding spaces; Refusal if it is empty, too
-    long, or holds control or text-direction characters."""
+    """A name as people see it: NFC, without surrounding spaces; Refusal if nothing of it
+    shows, if it is too long, or holds characters that show as nothing, change the direction
+    of the text, or marks piled on a letter."""
     name = unicodedata.normalize("NFC", value).strip()
-    if not name:
+    if _UNSEEN_IN_NAME.search(name) or _PILED.search(name):
+        raise Refusal("bad_field", "bad_name")
+    if not _SEEN.search(name):
         raise Refusal("bad_field", "need_name")
     if visible_length(name) > NAME_MAX or len(name) > NAME_CODE_POINTS:
         raise Refusal("bad_field", "name_too_long", count=NAME_MAX)
-    if _UNSEEN.search(name):
-        raise Refusal("bad_field", "bad_name")
     return name
 
 
 def chat_line(text, max_length: int) -> str:
-    """A chat line as it is kept: NFC, without control or text-direction characters (but line
-    breaks and tabs) or surrounding spaces; Refusal if it is not text, empty or too long."""
+    """A chat line as it is kept: NFC, without what shows as nothing (but line breaks and tabs),
+    text-direction characters, marks piled past four on a letter or surrounding spaces;
+    Refusal if it is not text, shows nothing or is too long."""
     if not isinstance(text, str):
         raise Refusal("bad_field", "chat_not_text")
-    text = _UNSEEN_IN_CHAT.sub("", unicodedata.normalize("NFC", text)).strip()
-    if not text:
+    text = _UNSEEN_IN_CHAT.sub("", unicodedata.normalize("NFC", text))
+    text = _PILED.sub(lambda piled: piled[0][:4], text).strip()
+    if not _SEEN.search(text):
         raise Refusal("bad_field", "chat_empty")
     if visible_length(text) > max_length:
         raise Refusal("bad_field", "chat_too_long", count=max_length)

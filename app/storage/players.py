@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from collections import Counter, defaultdict
 from datetime import datetime
 
+import regex
 from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, aliased
 
 from engine import GAMES
 
+from ..protocol import NAME_CODE_POINTS, NAME_MAX
 from .history import everyone, iso, meant_by
 from .models import MatchPlayer, MatchRow, Player
 from .stored import Refused
@@ -93,12 +96,20 @@ def free_for_guests(session: Session, name: str) -> Player | None:
 
 
 def _free_variant(session: Session, name: str) -> str:
-    """A name like ``name`` that nobody has: "Anna 2", "Anna 3"..."""
+    """A name like ``name`` that nobody has and that may be taken: "Anna 2", "Anna 3"... (a
+    long name shortened to leave room for its number: the suggestion had been too long)."""
     for n in range(2, 1000):
-        candidate = f"{name[:60]} {n}"
+        candidate = _with_suffix(name, f" {n}")
         if by_name(session, candidate) is None:
             return candidate
-    return f"{name[:50]} {secrets.token_hex(3)}"
+    return _with_suffix(name, f" {secrets.token_hex(3)}")
+
+
+def _with_suffix(name: str, suffix: str) -> str:
+    letters = regex.findall(r"\X", name)[:NAME_MAX - len(suffix)]
+    while len("".join(letters) + suffix) > NAME_CODE_POINTS:
+        letters.pop()
+    return "".join(letters).rstrip() + suffix
 
 
 # -- what people did ---------------------------------------------------------------------------
@@ -167,8 +178,9 @@ def all_stats(session: Session) -> list[dict]:
 def player_page(session: Session, name: str) -> dict | None:
     """Everything a player page shows: STATS; per game the win rate, the best match, the
     recent form and the results among people and with bots apart; results over time;
-    head-to-head against the people played most; Big Mariage partnerships."""
-    player = by_name(session, name)
+    head-to-head against the people played most; Big Mariage partnerships. (``name`` as typed
+    in an address: NFC, as names are kept.)"""
+    player = by_name(session, unicodedata.normalize("NFC", name))
     if player is None:
         return None
     mine = _seats_of([player.id])

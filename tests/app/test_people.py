@@ -165,14 +165,28 @@ async def test_names_with_control_or_direction_characters_are_refused(server, na
             answer.text
 
 
+async def test_the_name_suggested_for_a_long_name_taken_may_be_taken(server):
+    name = tag() + "W" * 26  # 32 characters, the most
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        assert (await http.post("/api/me", json={"name": name})).status_code == 201
+        taken = await http.post("/api/me", json={"name": name})
+        assert taken.status_code == 409
+        suggestion = taken.json()["params"]["suggestion"]
+        assert suggestion == name[:30] + " 2"
+        assert (await http.post("/api/me", json={"name": suggestion})).status_code == 201
+
+
 async def test_names_are_compared_as_people_read_them(server):
     """NFC: "Ё" typed as E and a combining diaeresis is the same name as "Ё"."""
     base = f"Сём {tag()}"
     async with httpx.AsyncClient(base_url=server.http) as http:
-        first = await http.post("/api/me", json={"name": base.replace("ё", "е\u0308")})
+        typed = base.replace("ё", "е\u0308")
+        first = await http.post("/api/me", json={"name": typed})
         assert first.json()["name"] == base
         again = await http.post("/api/me", json={"name": base})
         assert again.status_code == 409
+        for path in (f"/api/players/{quote(typed)}", f"/players/{quote(typed)}"):  # (an address)
+            assert (await http.get(path)).status_code == 200, path
 
 
 async def test_the_identity_brings_its_seats_to_another_device(server):

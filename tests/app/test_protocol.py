@@ -155,11 +155,30 @@ def test_the_protocol_document_names_every_error_code_and_message_type():
 
 
 @pytest.mark.parametrize("name", ["Ana\u202eanA", "Boris\u200f", "\u2066Vera", "Gleb\x00",
-                                  "Dasha\x1b[31m", "Egor\u061c", "line\nbreak"])
-def test_a_name_with_control_or_text_direction_characters_is_refused(name):
+                                  "Dasha\x1b[31m", "Egor\u061c", "line\nbreak",
+                                  # what shows as nothing: "P1" had posed as "P1"
+                                  "P1\u200b", "\u200b\u200b", "\u3164", "Ve\u00adra",
+                                  "\ufeffZoe", "a\u2060b", "a\u2028b",
+                                  "Y" + "\u0336\u0337\u0338" * 5])  # marks spilling over
+def test_a_name_with_control_invisible_or_text_direction_characters_is_refused(name):
     with pytest.raises(Refusal) as refused:
         protocol.person_name(name)
     assert (refused.value.code, refused.value.reason) == ("bad_field", "bad_name")
+
+
+@pytest.mark.parametrize("name", ["  ", "\u2800", "\u0301", "\U000e0041"])
+def test_a_name_of_which_nothing_shows_is_no_name(name):
+    with pytest.raises(Refusal) as refused:
+        protocol.person_name(name)
+    assert refused.value.reason == "need_name"
+
+
+@pytest.mark.parametrize("name", ["\U0001F468\u200d\U0001F469\u200d\U0001F467 family",
+                                  "\u2764\ufe0f Vera", "Ti\u1ebfn", "\u0928\u092e\u0938\u094d\u0924\u0947",
+                                  "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+                                  "\U0001F3F4\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"])
+def test_emoji_sequences_and_the_marks_and_joiners_of_scripts_stay_in_a_name(name):
+    assert protocol.person_name(name) == name
 
 
 def test_a_name_is_normalised_and_its_length_counted_in_characters_a_person_sees():
@@ -178,7 +197,10 @@ def test_a_chat_line_loses_control_and_text_direction_characters_but_its_line_br
     assert protocol.chat_line(" hi\u202e there\u2066\x1b\x00\n\tbye\u200f ", 300) == \
         "hi there\n\tbye"
     assert protocol.chat_line("Zoe\u0301", 3) == "Zo\u00e9"
-    for text, reason, params in [("\u202e\x00 ", "chat_empty", {}),
+    assert protocol.chat_line("hi\u200b there", 300) == "hi there"  # (zero-width: nothing)
+    assert protocol.chat_line("Y" + "\u0336" * 30, 300) == "Y" + "\u0336" * 4  # no spill
+    for text, reason, params in [("\u202e\x00 ", "chat_empty", {}), ("\u200b", "chat_empty", {}),
+                                 ("\u2800\n\u3164", "chat_empty", {}),
                                  ("\U0001F1EB\U0001F1F7" * 4, "chat_too_long", {"count": 3}),
                                  (["text"], "chat_not_text", {})]:
         with pytest.raises(Refusal) as refused:
