@@ -85,3 +85,24 @@ def test_partners_are_joined_in_the_pages_language(live, new_page):
     players = page.locator("[data-testid=history-table] tbody tr .m-players").first.inner_text()
     # (the match page says "Anna и Vera": the history had said "Anna & Vera")
     assert " и " in players and "&" not in players, players
+
+
+def test_a_long_name_with_no_space_widens_no_page_on_a_phone(live, new_page):
+    """A name of 32 letters with no space breaks where it must: no page scrolls sideways on a
+    phone (a match page had been 589 pixels wide on a 390 one), and a contract's "(name)" in
+    the deal table stays in its column."""
+    long = fresh_name("W" * 27)  # (32 characters, the most)
+    match_id = stored_match(live, "big_mariage-1", [long, "Anna", fresh_name("Z" * 27), "Boris"],
+                            datetime.now(timezone.utc))
+    page = new_page({"width": 390, "height": 844}, locale="ru-RU", has_touch=True, is_mobile=True)
+    for address in (f"/matches/{match_id}", f"/players/{quote(long)}", "/history", "/standings"):
+        page.goto(live.http + address)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, address
+    page.goto(f"{live.http}/matches/{match_id}")
+    spilled = page.evaluate("""() => [...document.querySelectorAll('#deal-table td .details > *')]
+      .filter((d) => d.getBoundingClientRect().right > d.closest('td').getBoundingClientRect().right + 1)
+      .map((d) => d.textContent)""")
+    assert spilled == [], spilled
+    shot(page, "long-name-match-phone")
+    healthy(page)
