@@ -221,25 +221,27 @@ def test_a_rename_keeps_the_player_and_refuses_a_name_anyone_has(db):
 
 
 def test_the_suggested_name_is_the_first_numbered_one_nobody_has(db):
-    """"Vera 2" taken: "Vera 3"; a name of 64 characters is cut to 60 before the number."""
+    """"Vera 2" taken: "Vera 3"; a name of 32 characters, the most, is cut to 30 before the
+    number (a suggestion may be taken)."""
     sessions, _, _ = db
-    long = "L" * 30 + "ж" * 34
+    long = "L" * 16 + "ж" * 16
     with sessions() as session, session.begin():
         for name in ("Vera K", "Vera K 2", long):
             players.guest(session, name)
         assert players._free_variant(session, "Vera K") == "Vera K 3"
-        assert players._free_variant(session, long) == long[:60] + " 2"
+        assert players._free_variant(session, long) == long[:30] + " 2"
         assert players.NameTaken("a", "b").args == ("a",)
 
 
 def test_once_998_numbered_names_are_taken_the_suggestion_ends_in_a_random_suffix(db):
-    """"Mo 2" to "Mo 999" all taken: the name cut to 50 and 6 random hex digits."""
+    """"Mo 2" to "Mo 999" all taken: the name cut to 25 and 6 random hex digits."""
     sessions, _, _ = db
-    name = "M" * 64
+    name = "M" * 32
     with sessions() as session, session.begin():
-        session.execute(insert(Player), [{"name": f"{name[:60]} {n}"} for n in range(2, 1000)])
+        session.execute(insert(Player), [{"name": f"{name[:32 - len(str(n)) - 1]} {n}"}
+                                         for n in range(2, 1000)])
         suggestion = players._free_variant(session, name)
-    assert re.fullmatch("M{50} [0-9a-f]{6}", suggestion)
+    assert re.fullmatch("M{25} [0-9a-f]{6}", suggestion)
 
 
 # -- statistics ---------------------------------------------------------------------------------
