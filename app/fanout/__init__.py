@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from typing import Awaitable, Callable
 
+#: Seconds a presence notice of another process stays valid without a heartbeat.
+PRESENCE_TTL = 15.0
+
 
 class Broadcaster:
     #: set by the RoomRegistry: () -> {code: [seats connected to this process]}

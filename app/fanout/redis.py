@@ -30,11 +30,10 @@ import time
 
 import orjson
 
-from . import Broadcaster
+from . import PRESENCE_TTL, Broadcaster
 
 log = logging.getLogger("cardroom.redis")
 
-PRESENCE_TTL = 15.0
 #: Shortest time from one send to Redis to the next while notices come together (see
 #: RedisBroadcaster._sender): a little latency for the other processes, which with the rooms
 #: routed to one process each only spectators and failover see, traded for CPU.

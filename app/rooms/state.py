@@ -11,10 +11,7 @@ from engine import GAMES, EngineError, Match, record
 from engine.core import Viewer
 
 from ..protocol import js_number
-from ..storage.stored import Snapshot, StoredDeal, StoredEvent, StoredSeat, Tail
-
-#: Chat lines a room keeps (and sends in every state).
-CHAT_KEEP = 50
+from ..storage.stored import CHAT_KEEP, Snapshot, StoredDeal, StoredEvent, StoredSeat, Tail
 
 
 def token_hash(token: str) -> str:

@@ -11,11 +11,9 @@ import asyncio
 import logging
 import time
 
+from ..fanout import PRESENCE_TTL
 from ..ops import logs
 from ..storage.stored import StoredEvent, Tail
-
-#: Seconds a presence notice of another process stays valid without a heartbeat.
-PRESENCE_TTL = 15.0
 
 
 class Presence:

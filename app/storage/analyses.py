@@ -20,9 +20,6 @@ from sqlalchemy.orm import Session
 from .history import RUNNING, iso, record
 from .models import MatchAnalysis, MatchRow
 
-#: Analyses a finished match's analysis may be in.
-STATUSES = ("queued", "running", "done", "failed")
-
 
 def describe(row: MatchAnalysis, with_result: bool = True) -> dict:
     """The row as the API gives it."""
@@ -50,8 +47,7 @@ def get(session: Session, match_id: int, with_result: bool = True):
     return describe(row, with_result)
 
 
-def request(session: Session, match_id: int, now: datetime, simulations: int | None = None,
-            seed: int = 0, again: bool = False):
+def request(session: Session, match_id: int, now: datetime, again: bool = False):
     """Ask for a finished match's analysis: a done or failed one is worked out anew only when
     asked ``again``; one queued or running stays as it is. None for no such match,
     :data:`RUNNING` while it runs; else the analysis as :func:`describe` gives it, without its
@@ -67,7 +63,7 @@ def request(session: Session, match_id: int, now: datetime, simulations: int | N
         session.add(row)
     elif row.status in ("queued", "running") or not again:
         return describe(row, False)
-    row.status, row.simulations, row.seed = "queued", simulations, seed
+    row.status, row.simulations, row.seed = "queued", None, 0  # (the server's simulations)
     row.done = row.total = 0
     row.deals, row.result, row.error = [], None, None
     row.worker = row.heartbeat = row.finished = None

@@ -17,6 +17,7 @@ from .history import iso
 from .models import DealRow, MatchPlayer, MatchRow, Player, Room, RoomEvent, Seat, match_actions
 from .store import Store
 from .stored import (
+    CHAT_KEEP,
     DealEnd,
     Snapshot,
     StorageError,
@@ -29,8 +30,6 @@ from .stored import (
 )
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-#: Chat lines a snapshot brings back.
-CHAT_KEEP = 50
 
 _DEALS, _MATCHES = DealRow.__table__, MatchRow.__table__
 # The statements of the actions' hot path (and of new deals), made once: Store.write groups a

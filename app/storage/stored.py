@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+#: Chat lines a room keeps (and sends in every state), as many as a snapshot brings back.
+CHAT_KEEP = 50
+
 
 class StorageError(Exception):
     """The database refused or failed a write: nothing of it was stored."""

@@ -121,7 +121,7 @@ async def create_room(body: CreateAndJoin, request: Request, rooms: Registry, st
     try:
         seat, token = await room.join(*creator) if creator else (None, None)
     except players.NameTaken as error:  # (claimed meanwhile, by a key: the table stays empty)
-        raise named(error.name, error) from None
+        raise named(error) from None
     return {"code": room.code, "invite": invite_link(settings, room.code),
             "room": room.describe(), "seat": seat, "token": token}
 
@@ -137,7 +137,7 @@ async def seat_for_creator(join: Join, seats: list, store, key: str | None):
     try:
         await in_session(store, lambda session: players.free_for_guests(session, name))
     except players.NameTaken as error:
-        raise named(name, error) from None
+        raise named(error) from None
     return name, seat, None
 
 
@@ -173,7 +173,7 @@ async def join(code: str, body: Join, request: Request, rooms: Registry, store: 
     try:
         seat, token = await room.join(name, body.seat, player_id)
     except players.NameTaken as error:
-        raise named(name, error) from None
+        raise named(error) from None
     return {"seat": seat, "token": token, "room": room.describe()}
 
 

@@ -119,7 +119,7 @@ class Standings(BaseModel):
     unknown: list[str] = Field(description="the names asked for that nobody has played under")
 
 
-def named(name: str, error):
+def named(error: players.NameTaken) -> Refusal:
     """A refusal of a name held by someone: 409 with a name nobody has."""
     return Refusal("name_claimed", "name_claimed", name=error.name, suggestion=error.suggestion)
 
@@ -147,7 +147,7 @@ async def make_identity(body: NameBody, store: StoreDep):
     try:
         await store.write(lambda session: players.claim(session, name, key))
     except players.NameTaken as error:
-        raise named(name, error) from None
+        raise named(error) from None
     return {"name": name, "key": key}
 
 
@@ -165,7 +165,7 @@ async def rename_me(body: NameBody, store: StoreDep, key: PlayerKey = None):
     try:
         await store.write(lambda session: players.rename(session, player_id, name))
     except players.NameTaken as error:
-        raise named(name, error) from None
+        raise named(error) from None
     return {"name": name}
 
 
