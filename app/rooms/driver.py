@@ -64,7 +64,7 @@ def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
     return None
 
 
-def think_time(state: RoomState, settings: Settings) -> float:
+def room_think_time(state: RoomState, settings: Settings) -> float:
     """Seconds the room's strong bots think per decision."""
     return state.think_time if state.think_time is not None else settings.think_time
 
@@ -73,7 +73,7 @@ def bot_pause(state: RoomState, seat: int, settings: Settings) -> float:
     """How long a bot waits before it acts: ``bot_delay``, of which the strong bot spends
     its think time thinking (it never waits longer than the others)."""
     if state.seats[seat].bot == "strong":
-        return max(0.0, settings.bot_delay - think_time(state, settings))
+        return max(0.0, settings.bot_delay - room_think_time(state, settings))
     return settings.bot_delay
 
 
@@ -182,7 +182,7 @@ class Driver:
             if kind == "strong" and room.thinkers is not None:  # in a process pool
                 action = await room.thinkers.decide(
                     room.game, view, moves, self.rng.getrandbits(32),
-                    think_time(room.state, room.settings))
+                    room_think_time(room.state, room.settings))
                 if self.plan() != step:  # the table changed meanwhile (a person came back)
                     return
             else:

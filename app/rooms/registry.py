@@ -22,7 +22,7 @@ from .thinking import Thinkers
 log = logging.getLogger("cardroom.rooms")
 
 #: The highest target a room may set, per game (ten times the default): a match must end.
-TARGET_MAX = {"marjolet": 5000, "black_maria": 1000, "big_mariage": 10000}
+TARGET_MAX = {game.name: 10 * game.options["target"].default for game in GAMES.values()}
 
 #: Seconds a room asked for here (a page, a request) is kept up to date by what other processes
 #: store though nobody here watches it. Past that, their next notice drops it instead: the proxy

@@ -138,7 +138,7 @@ class RoomState:
     def describe(self, connected: set[int], clock: dict) -> dict:
         """ROOM (docs/protocol.md): ``connected``, the seats a person is connected to (on any
         process); ``clock``, the turn timer's ``turn_left`` and ``turn_seat``."""
-        teams = GAMES[self.game].teams
+        game = GAMES[self.game]
         return {
             "code": self.code,
             "game": self.game,
@@ -147,7 +147,7 @@ class RoomState:
                 {"seat": i, "name": s.shown_name(i), "kind": s.kind,
                  "bot": s.bot if s.played_by_bot else None, "standin": s.standin,
                  "connected": s.kind == "bot" or i in connected,
-                 "team": (i % 2) if teams else None}
+                 "team": game.side(i) if game.teams else None}
                 for i, s in enumerate(self.seats)
             ],
             "status": self.status,

@@ -139,7 +139,8 @@ class Thinkers:
         self._drop()
 
 
-def think_time(requested: float | None, turn_timer: float | None, settings: Settings) -> float:
+def new_room_think_time(requested: float | None, turn_timer: float | None,
+                        settings: Settings) -> float:
     """A new room's think time: ``requested`` when it is within the settings' bounds and the
     turn timer (a Refusal otherwise), else the default (no longer than the turn timer)."""
     if requested is None:

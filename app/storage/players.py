@@ -21,6 +21,8 @@ from .history import everyone, iso, meant_by
 from .models import MatchPlayer, MatchRow, Player
 from .stored import Refused
 
+#: The games played by partnerships (Big Mariage).
+PARTNERSHIP_GAMES = [g.name for g in GAMES.values() if g.teams]
 #: Finished matches a player page draws over time, and results in its recent form.
 TIMELINE, FORM = 200, 5
 #: People a player page shows head-to-head records against.
@@ -266,7 +268,8 @@ def standings(session: Session, names: list[str], game: str | None = None,
                   .group_by(MatchPlayer.match_id).having(func.count() > 1))
     figures = _by_player_and_game(session, _seats_of(ids, game, since, until, shared))
     rows = _best_first([stats(p.name, figures.get(p.id, {})) for p in people], game)
-    pairs = _partnerships(session, ids, since, until) if game in (None, "big_mariage") else []
+    pairs = _partnerships(session, ids, since, until) \
+        if game is None or game in PARTNERSHIP_GAMES else []
     return {"standings": rows, "partnerships": pairs,
             "unknown": [name for name, matches in found.items() if not matches]}
 
@@ -307,7 +310,7 @@ def _partnerships(session: Session, ids: list[int], since, until) -> list[dict]:
              .join(b, (b.match_id == a.match_id) & (b.side == a.side) & (b.seat > a.seat))
              .join(MatchRow, MatchRow.id == a.match_id)
              .join(pa, pa.id == a.player_id).join(pb, pb.id == b.player_id)
-             .where(MatchRow.game == "big_mariage", a.player_id.in_(ids),
+             .where(MatchRow.game.in_(PARTNERSHIP_GAMES), a.player_id.in_(ids),
                     b.player_id.in_(ids))
              .group_by(pa.name, pb.name))
     if since:

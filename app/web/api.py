@@ -16,7 +16,7 @@ from engine import GAMES, BadOptions
 from ..protocol import MatchDetail, MatchSummary, Refusal, RoomInfo, person_name
 from ..rooms.registry import TARGET_MAX
 from ..rooms.room import open_seat
-from ..rooms.thinking import SEAT_BOTS, think_time
+from ..rooms.thinking import SEAT_BOTS, new_room_think_time
 from ..storage import analyses, history, players
 from .deps import LimitsDep, Registry, SettingsDep, StoreDep, in_session
 from .limits import address
@@ -26,7 +26,7 @@ router = APIRouter(prefix="/api")
 
 
 class CreateRoom(BaseModel):
-    game: Literal["marjolet", "black_maria", "big_mariage"]
+    game: Literal[tuple(GAMES)]  # type: ignore[valid-type]
     options: dict = Field(default_factory=dict, description="the game's options (GET /api/games)")
     seats: list[str] | None = Field(
         None, description='one per seat: "open", "bot:rules", "bot:random" or "bot:strong" '
@@ -113,7 +113,7 @@ async def create_room(body: CreateAndJoin, request: Request, rooms: Registry, st
     seats = [parse_seat(s) for s in specs]
     creator = await seat_for_creator(body.join, seats, store, key) if body.join else None
     timer = body.turn_timer if body.turn_timer is not None else settings.turn_timer
-    thinking = think_time(body.think_time, timer, settings)
+    thinking = new_room_think_time(body.think_time, timer, settings)
     try:
         room = await rooms.create(body.game, body.options, seats, timer, thinking)
     except BadOptions as error:

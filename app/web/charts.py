@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from engine import GAMES
+
 
 def cumulative(detail: dict) -> list[list[int]]:
-    width = 2 if detail.get("teams") else len(detail["players"])
+    width = GAMES[detail["game"]].score_width
     totals, rows = [0] * width, [[0] * width]
     for deal in detail["deal_list"]:
         if not deal["over"]:

@@ -198,13 +198,12 @@ async def match_page(match_id: int, request: Request, store: StoreDep):
     lang = i18n.language(request)
     names = [i18n.translate(lang, "bot.name", n=p["seat"] + 1) if p["bot"] else p["name"]
              for p in detail["players"]]
-    if detail.get("teams"):
-        labels = [i18n.translate(lang, "team_of", a=names[0], b=names[2]),
-                  i18n.translate(lang, "team_of", a=names[1], b=names[3])]
-    else:
-        labels = names
+    sides = SIDES[detail["game"]]
+    labels = [i18n.translate(lang, "team_and").join(names[seat] for seat in side)
+              for side in sides]
     rows = cumulative(detail)
     return page(request, "match.html", match=detail, labels=labels, running=rows[1:],
+                teams=sides if detail.get("teams") else None,
                 chart=chart_svg(rows, labels, i18n.translate(lang, "match.chart")))
 
 

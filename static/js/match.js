@@ -6,9 +6,8 @@ import { startAnalysis, showMark } from "./analysis.js";
 
 const match = pageData("match-data");
 const names = match.players.map((p) => (p.bot ? t("bot.name", { n: p.seat + 1 }) : p.name));
-// The match detail says whether scores are per team, not who partners whom: partners sit
-// opposite each other, as the table's SEAT.team says.
-const teams = match.teams ? [[0, 2], [1, 3]] : null;
+// the seats of each team, as the engine pairs them (null: each seat scores for itself)
+const teams = pageData("match-teams");
 // (each side as the page's heading names it: a pair in Big Mariage, a seat otherwise)
 const sides = pageData("match-sides");
 const winners = (match.winners || []).map((w) => sides[w]).join(", ");

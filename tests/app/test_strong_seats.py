@@ -13,7 +13,7 @@ import httpx
 import pytest
 from cardroom_client import Client, create_room, join
 
-from app.rooms.thinking import Thinkers, think_time
+from app.rooms.thinking import Thinkers, new_room_think_time
 from app.settings import Settings
 from tests.conftest import LiveServer, fresh_sqlite
 
@@ -157,8 +157,9 @@ async def test_the_think_time_defaults_to_the_setting_within_the_turn_timer(stro
             assert r.status_code == 201, r.text
             assert r.json()["room"]["think_time"] == expected
     settings = Settings(think_time=3.0)
-    assert think_time(None, 2.0, settings) == 2.0 and think_time(None, None, settings) == 3.0
-    assert think_time(0.1, 0.1, settings) == 0.1
+    assert new_room_think_time(None, 2.0, settings) == 2.0
+    assert new_room_think_time(None, None, settings) == 3.0
+    assert new_room_think_time(0.1, 0.1, settings) == 0.1
 
 
 def black_maria_pass() -> tuple[dict, dict]:
