@@ -199,6 +199,18 @@ def test_lobby_a_table_made_moves_the_focus_to_its_link(live, new_page):
     assert page.evaluate("document.activeElement.id") == "invite-link"
 
 
+def test_a_touch_phone_is_offered_no_keys_to_turn_off(live, new_page):
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page({"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page.goto(f"{live.http}/r/{code}")
+    page.fill("#seat-name", fresh_name("Anna"))
+    page.click("[data-testid=take-seat-0]")
+    page.wait_for_selector("[data-testid=pass-button]")
+    page.click("[data-testid=menu-button]")
+    assert page.locator("#opt-sound").is_visible()
+    assert not page.locator("[data-testid=opt-keys]").is_visible()  # ("Keys L and S", on a phone)
+
+
 def test_settings_turn_the_single_keys_off_and_menus_close_as_menus(live, new_page):
     code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
     page = new_page()
