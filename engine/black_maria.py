@@ -149,6 +149,9 @@ class BlackMariaDeal(TrickDeal):
         return {
             "hearts": [sum(1 for c in won if c[1] == "H") for won in self.captured],
             "spades": [[c for c in ("QS", "KS", "AS") if c in won] for won in self.captured],
+            # (each of them with its penalty, so that a sheet adds up in sight)
+            "spade_penalties": [[PENALTY[c] for c in ("QS", "KS", "AS") if c in won]
+                                for won in self.captured],
             "tricks": list(self.tricks_won),
             "penalties": self.scores(),
         }

@@ -11,7 +11,9 @@ export function columnLabels(teams, names) {
 function detailsBlackMaria(sum, i) {
   const parts = [];
   parts.push(t("sheet.hearts", { n: sum.hearts[i] }));
-  if (sum.spades[i].length) parts.push(cardsText(sum.spades[i]));
+  // each honour with its penalty where the deal says it ("Q♠ 13"; deals stored before: the cards)
+  const points = sum.spade_penalties ? sum.spade_penalties[i] : [];
+  sum.spades[i].forEach((card, k) => parts.push(el("span", { class: "scored" }, cardsText([card]), points[k] === undefined ? "" : ` ${points[k]}`)));
   parts.push(t("sheet.tricks", { n: sum.tricks[i] }));
   return parts;
 }

@@ -31,11 +31,13 @@ def test_black_maria_score_sheet_counts_each_seats_hearts_and_spade_honours():
             seat = match.to_act()[0]
             _captured_by_trick(match, seat, random_bot(None, match.moves(seat), rng), captured)
         sheet = match.score_sheet()[-1]["summary"]
-        assert set(sheet) == {"hearts", "spades", "tricks", "penalties"}
+        assert set(sheet) == {"hearts", "spades", "spade_penalties", "tricks", "penalties"}
         assert sheet["hearts"] == [sum(c[1] == "H" for c in won) for won in captured]
         assert sum(sheet["hearts"]) == 13
         assert sheet["spades"] == [[c for c in SPADE_HONOURS if c in won] for won in captured]
         assert sorted(c for held in sheet["spades"] for c in held) == sorted(SPADE_HONOURS)
+        assert [hearts + sum(points) for hearts, points in
+                zip(sheet["hearts"], sheet["spade_penalties"])] == sheet["penalties"]
         assert sheet["tricks"] == [len(won) // 3 for won in captured]
         assert sheet["penalties"] == deal.scores() == match.totals
 
