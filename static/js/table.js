@@ -15,7 +15,7 @@ import { drawActions } from "./table/actions.js";
 import { drawResult, drawDealCountdown, resultDue, resultNew } from "./table/result.js";
 import { addChatLine, chatSeen, drawChat, listenToChatForm, chatAfterWelcome, chatRefused } from "./table/chat.js";
 import { noticeTurn, listenToSettings, keysOn } from "./table/attention.js";
-import { beforeDraw, afterDraw } from "./table/motion.js";
+import { beforeDraw, afterDraw, ANIM_MS } from "./table/motion.js";
 import { keepHand, tellPlayedWhileAway } from "./table/away.js";
 import { PANELS } from "./table/panels/index.js";
 import { ensureIdentity, identity, playerHeaders } from "./identity.js";
@@ -31,7 +31,7 @@ const act = (action) => { const sentNow = server.act(action); if (sentNow) dismi
 const follow = follower(() => send({ type: "sync" }));
 drawOnSending(() => draw());
 const receive = stateQueue({
-  holdMs: window.CARDROOM_ANIM_MS ?? 1100,
+  holdMs: ANIM_MS,
   show: draw,
   trickWon: (seat) => announce(seat === table.state.you.seat ? t("trick.you_won") + "." : t("announce.trick", { name: seatNames(table.state)[seat] })),
 });

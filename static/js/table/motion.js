@@ -5,7 +5,9 @@
 // with prefers-reduced-motion, nor with window.CARDROOM_ANIM_MS = 0 (the tests).
 import { table } from "./state.js";
 
-const ANIM_MS = window.CARDROOM_ANIM_MS ?? 1100; // the trick held in the middle (state.js)
+/** How long a finished trick is held in the middle (state.js): long enough to see who took it
+ * and with what before the next lead comes (1.1 s had been too short to read). */
+export const ANIM_MS = window.CARDROOM_ANIM_MS ?? 1600;
 const FLIGHT_MS = 320, SWEEP_MS = 420, DEAL_MS = 300, DEAL_STEP_MS = 35;
 const reduced = matchMedia("(prefers-reduced-motion: reduce)");
 const moving = () => ANIM_MS > 0 && !reduced.matches && !document.hidden;
