@@ -47,6 +47,12 @@ function drawGame() {
   showThinkTime();
 }
 
+// One tap for every other seat: bots to play at once, or free seats for friends with the link.
+document.querySelectorAll("[data-preset]").forEach((button) => button.addEventListener("click", () => {
+  for (const select of document.querySelectorAll("#seat-fields select")) select.value = button.dataset.preset;
+  showThinkTime();
+}));
+
 // The strong bot's thinking time is asked for only when a seat has one.
 function strongSeats() { return [...document.querySelectorAll("#seat-fields select")].some((s) => s.value === "bot:strong"); }
 function showThinkTime() { $("think-option").hidden = !strongSeats(); }

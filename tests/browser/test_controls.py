@@ -192,6 +192,26 @@ def test_lobby_turn_timer_shown_at_the_table(live, new_page):
     assert "30 s" in page.text_content("[data-testid=turn-timer]")
 
 
+def test_one_tap_fills_every_other_seat_with_bots_or_frees_them_for_friends(live, new_page):
+    """A newcomer alone had made a table of free seats and sat waiting for nobody."""
+    page = new_page()
+    page.goto(live.http + "/")
+    page.check("input[value=big_mariage]")
+    page.wait_for_selector("#seat-fields select")
+    seats = page.locator("#seat-fields select")
+    page.click("[data-testid=seats-bots]")
+    assert seats.evaluate_all("(all) => all.map((s) => s.value)") == ["bot:rules"] * 3
+    page.click("[data-testid=seats-friends]")
+    assert seats.evaluate_all("(all) => all.map((s) => s.value)") == ["open"] * 3
+    page.click("[data-testid=seats-bots]")
+    page.fill("#create-name", fresh_name("Anna"))
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    room = httpx.get(f"{live.http}/api/rooms/{page.text_content('#created-code')}").json()
+    assert [s["kind"] for s in room["seats"]] == ["human", "bot", "bot", "bot"]
+    assert room["status"] == "playing"  # at once: nobody to wait for
+
+
 # -- refusals in Russian -------------------------------------------------------------------------
 
 #: A value for each param a reason may name: numbers, cards, suits and seats, as they come
