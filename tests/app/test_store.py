@@ -408,8 +408,10 @@ async def test_the_sqlite_wal_starts_over_under_steady_writes(sqlite_url):
             sizes.append(os.path.getsize(path + "-wal"))
         assert clock.passes == 5
         # the file is reused from its start each round (two 4 KiB pages or more per write: a
-        # WAL that never started over would grow by 90 KiB or more a round)
-        assert len(set(sizes[1:])) == 1, sizes
+        # WAL that never started over would grow by 90 KiB or more a round); a round may write
+        # a frame more than another (a page of the index split), seen once in a full run
+        frame = 4096 + 24
+        assert max(sizes[1:]) - min(sizes[1:]) <= 2 * frame, sizes
     finally:
         store.close()
 
