@@ -217,11 +217,13 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
     """Black Maria, two people and a bot, a spectator on a phone: the deal's result is on every
     screen with its details, and stays, counting down, until both people asked for the next
     deal; the first one to ask reads whom the table still waits for. Spectators have no chat
-    box."""
+    box. The game's aim is said in the first deal, not again."""
     code = create_room(paused, "black_maria", ["open", "open", "bot:rules"])
     anna, boris = new_page(LAPTOP), new_page(PHONE, locale="ru-RU")
     sit(anna, paused, code, "Anna", 0)
     sit(boris, paused, code, "Boris", 1)
+    assert "Q♠ 13" in anna.text_content("[data-testid=aim]")
+    assert "Д♠ — 13" in boris.text_content("[data-testid=aim]")
     watcher = new_page(PHONE)
     watcher.goto(f"{paused.http}/r/{code}")
     watcher.wait_for_selector(".seat[data-seat='0']")
@@ -265,6 +267,7 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
         p.wait_for_selector("#result", state="hidden")
         wait_state(p, "s.match.deals.length === 2 && s.match.deal.phase === 'pass'")
     anna.wait_for_selector("[data-testid=pass-button]")
+    assert anna.locator("[data-testid=aim]").count() == 0  # (read in the first deal)
     healthy(anna, boris, watcher)
 
 
@@ -329,6 +332,8 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
         elif page.locator("[data-testid=bid-button]").count():
             if "bidding" not in seen:
                 assert_fits(page, "bidding", trick=False)
+                if state(page)["match"]["deals"][1:] == []:  # the first deal says what a bid is
+                    assert "card points (120 in all)" in page.text_content("[data-testid=aim]")
                 seen.add("bidding")
             # the highest bid there is: no bot outbids it, and the declarer holds eleven cards
             page.evaluate("window.cardroomTable.send({type: 'action', id: 'all-in-' + Date.now(), action: {type: 'bid', value: 400}})")

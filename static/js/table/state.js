@@ -7,6 +7,10 @@ import { t, seatName, positions } from "../common.js";
 const app = document.getElementById("table-app");
 const SEAT_KEY = "cardroom.seat." + app.dataset.code;
 
+/** The match's first deal is being played: the game's aim and its bids are said for a newcomer
+ * there (panels/*.js), and not again once they have been read. */
+export const firstDeal = (state) => Boolean(state.match && state.match.deals.length === 1);
+
 export const table = {
   code: app.dataset.code,
   seat: loadSeat(), // {token, seat, name}: this browser's seat, kept in localStorage per room

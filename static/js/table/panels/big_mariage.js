@@ -2,7 +2,7 @@
 // lead a card that may call trumps, and the last trump call; kitty cards and a card the declarer
 // gave marked in the hand.
 import { t, el, cardText, cardsText, SUIT_SYMBOL, suitName, spoken } from "../../common.js";
-import { table, relationOf } from "../state.js";
+import { table, relationOf, firstDeal } from "../state.js";
 
 export function cardMarks(deal, me) {
   const kittyMarks = (deal.kitty || []).map((card) => [card, { className: "kitty", label: t("card.kitty_mark") }]);
@@ -51,6 +51,7 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     }
     box.append(el("button", { type: "button", class: "button", "data-testid": "pass-button", onclick: () => act({ type: "pass" }) }, t("bm.pass")));
     line(box);
+    if (firstDeal(state)) line(el("span", { class: "note aim", "data-testid": "aim" }, t("bm.bid_help")));
   }
   if (deal.kitty && me === deal.declarer && deal.phase === "kitty") line(t("bm.kitty_cards"), " ", cardsText(deal.kitty));
   if (moves.give) {
@@ -80,6 +81,7 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     if (!moves.contract.includes(chosen.contract)) chosen.contract = moves.contract[0];
     line(el("div", { class: "bidbox" }, t("bm.fix_contract"), " ", stepper(moves.contract, chosen.contract, (v) => { chosen.contract = v; }, "contract-value"),
       el("button", { type: "button", class: "button primary", "data-testid": "contract-button", onclick: () => act({ type: "contract", value: chosen.contract }) }, t("bm.contract_button"))));
+    if (firstDeal(state)) line(el("span", { class: "note aim", "data-testid": "aim" }, t("bm.contract_help")));
   }
   if (moves.trump && moves.trump.length) {
     const card = chosen.call;

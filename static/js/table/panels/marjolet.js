@@ -1,6 +1,7 @@
 // Marjolet's controls: the trick winner's window (declare, exchange the seven of trumps, draw),
 // the strict rule of the end phase, and the combinations scored; declared cards marked in the hand.
 import { t, el, cardText, cardsText, combinationName } from "../../common.js";
+import { firstDeal } from "../state.js";
 
 export function cardMarks(deal, me) {
   return new Map(((deal.declared && deal.declared[me]) || []).map((card) => [card, { className: "shown" }]));
@@ -13,7 +14,8 @@ const windowText = (moves) => {
 
 export const news = ({ moves }) => (moves.draw ? [windowText(moves)] : []);
 
-export function drawControls({ deal, moves, names, line, act }) {
+export function drawControls({ state, deal, moves, names, line, act }) {
+  if (firstDeal(state) && moves.play && !deal.end_phase) line(el("span", { class: "note aim", "data-testid": "aim" }, t("mj.stock_rule")));
   if (moves.draw) {
     line(el("b", {}, windowText(moves)));
     // the window's buttons in one line, wrapping: room for the hand on a phone
