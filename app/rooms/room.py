@@ -180,6 +180,7 @@ class Room:
         await self._ensure_fresh()
         state = self.state
         seat = open_seat([s.kind for s in state.seats], seat)
+        self._check_not_seated(name, player_id)
         token = secrets.token_urlsafe(32)
         hashed = token_hash(token)
         seq = state.seq + 1
@@ -196,6 +197,14 @@ class Room:
         logs.event("seat_changed", self.code, seat=seat, seat_kind="human")
         await self._start_if_full()
         return seat, token
+
+    def _check_not_seated(self, name: str, player_id: int | None) -> None:
+        """One person, one seat of a table: a player (or a guest's name) at a second seat would
+        play against themselves, or with both teams, and the table could not tell them apart."""
+        for seat, taken in enumerate(self.state.seats):
+            if taken.kind == "human" and (taken.name == name or (
+                    player_id is not None and taken.player_id == player_id)):
+                raise Refusal("not_available", "already_seated", name=name, seat=seat)
 
     async def standin(self, by: int | None, seat, kind: str | None) -> None:
         """Hand a seat without a connected person (or an open seat) to a bot of ``kind``."""

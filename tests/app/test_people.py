@@ -165,6 +165,26 @@ async def test_names_with_control_or_direction_characters_are_refused(server, na
             answer.text
 
 
+async def test_one_person_takes_one_seat_of_a_table(server):
+    """A second seat for the same player (by their key) or the same guest's name is refused:
+    one person had sat on both teams of a Big Mariage table, winning and losing the match."""
+    name = f"Twice {tag()}"
+    code = await create_room(server.http, "big_mariage", ["open"] * 4)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        key = (await http.post("/api/me", json={"name": name})).json()["key"]
+        mine = {"X-Player-Key": key}
+        assert (await http.post(f"/api/rooms/{code}/join", json={"seat": 0}, headers=mine)).status_code == 200
+        again = await http.post(f"/api/rooms/{code}/join", json={"seat": 1}, headers=mine)
+        assert again.status_code == 409 and again.json()["reason"] == "already_seated", again.text
+        assert again.json()["params"] == {"name": name, "seat": 0}
+        guest = f"Guest {tag()}"
+        assert (await http.post(f"/api/rooms/{code}/join", json={"name": guest})).status_code == 200
+        twin = await http.post(f"/api/rooms/{code}/join", json={"name": guest})
+        assert twin.status_code == 409 and twin.json()["reason"] == "already_seated"
+        room = (await http.get(f"/api/rooms/{code}")).json()
+    assert [s["kind"] for s in room["seats"]] == ["human", "human", "open", "open"]
+
+
 async def test_the_name_suggested_for_a_long_name_taken_may_be_taken(server):
     name = tag() + "W" * 26  # 32 characters, the most
     async with httpx.AsyncClient(base_url=server.http) as http:
