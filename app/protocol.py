@@ -40,6 +40,7 @@ REASONS = {
     "not_json": "not JSON",
     "not_object": "a message is a JSON object",
     "too_large": "a message may hold at most {count} bytes",
+    "body_too_large": "a request's body may hold at most {count} bytes",
     "rate_limited": "too many messages; slow down",
     "unknown_type": "unknown message type {type!r}",
     "hello_twice": "hello was already said",
