@@ -216,6 +216,8 @@ function pressLast(on) {
 
 $("toggle-last").addEventListener("click", () => {
   pressLast(!table.showLast);
+  // (on a phone, the sheet or the chat over the table gives way: the trick is on the felt)
+  if (table.showLast && app.dataset.panel) showPanel(app.dataset.panel);
   draw();
 });
 

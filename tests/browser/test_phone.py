@@ -718,3 +718,25 @@ def test_a_tap_on_a_seat_badge_says_what_it_means_on_a_touch_screen(live, new_pa
     assert laptop.locator("#toast:not([hidden])").count() == 0
     assert laptop.get_attribute(".seat[data-seat='1'] .badge.team", "title") == "team B"
     healthy(phone, laptop)
+
+
+def test_the_last_trick_asked_for_over_the_sheet_is_shown_on_the_felt(live, new_page):
+    """On a phone the score sheet covers the table: "Last trick" closes it, or nothing would
+    seem to happen."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page(PHONE, **TOUCH)
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    choose_three(page)
+    act_surely(page, page.locator("[data-testid=pass-button]"))
+    watch = Watch([page], 60, "a trick done")
+    while page.locator("#toggle-last[disabled]").count():
+        watch()
+        if not (my_turn(page) and play_first_legal(page)):
+            page.wait_for_timeout(30)
+    page.click("#toggle-sheet")
+    assert page.locator("#sheet").is_visible()
+    page.click("#toggle-last")
+    assert not page.locator("#sheet").is_visible()
+    assert page.locator("#trick .card").count() == 3 and page.locator("#trick .card").first.is_visible()
+    healthy(page)
