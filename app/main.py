@@ -83,9 +83,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def unreachable(request: Request, error: Exception):
         """A read or a write the database failed, outside a room's commands (which refuse
-        it themselves): 503, a page in the site's layout for a browser."""
-        log.warning("%s %s: the database failed: %s", request.method, request.url.path,
-                    str(error)[:200])
+        it themselves): 503, a page in the site's layout for a browser. (A socket's are
+        answered by the socket itself: socket.py.)"""
+        log.warning("%s: the database failed", request.url.path, exc_info=error)
         page = pages.unavailable(request)
         return page if page is not None else \
             await refused(request, Refusal("storage", "storage_unreachable"))

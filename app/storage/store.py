@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import psycopg
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..ops.stalls import timed
@@ -26,9 +26,10 @@ from .stored import Conflict, Refused, StorageError
 
 log = logging.getLogger("cardroom.store")
 
-#: What a read or a write raises when the database is away (a read's is SQLAlchemy's own): the
-#: web side answers "unreachable, try again" rather than fail.
-DATABASE_FAILURES = (StorageError, SQLAlchemyError)
+#: What a read or a write raises when the database fails it (a read outside the repository
+#: raises the driver's error, as SQLAlchemy wraps it): the web side answers "unreachable, try
+#: again" rather than fail.
+DATABASE_FAILURES = (StorageError, DBAPIError)
 
 #: Most writes one group commit stores together.
 WRITE_BATCH = 200
@@ -346,10 +347,14 @@ class Store:
 
     @contextmanager
     def reading(self):
-        """A session for reads whose failure is a StorageError, as a write's is (the
-        repository's reads: the rooms never see SQLAlchemy's own errors)."""
-        with self._storage_errors(), self.sessions() as session:
-            yield session
+        """A session for reads whose failure to reach the database is a StorageError, as a
+        write's is (the repository's reads: the rooms never see SQLAlchemy's own errors). A
+        mistake in a read stays what it is (a server error, with its traceback)."""
+        try:
+            with self.sessions() as session:
+                yield session
+        except (DBAPIError, self.engine.dialect.dbapi.Error, OSError, ConnectionError) as error:
+            raise StorageError(str(error)[:200]) from error
 
     @contextmanager
     def _storage_errors(self):

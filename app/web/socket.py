@@ -90,7 +90,13 @@ async def table(websocket: WebSocket, code: str, rooms: Registry, settings: Sett
 
 async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits) -> None:
     """One connection's messages, from its first to its last."""
-    room = await rooms.get(code)
+    try:
+        room = await rooms.get(code)
+    except DATABASE_FAILURES as error:  # said, and closed: the page tries again later
+        log.warning("room %s: the database failed: %s", code, str(error)[:200])
+        await send_now(websocket, protocol.error(Refusal("storage", "storage_unreachable")))
+        await websocket.close(code=1013)  # (try again later)
+        return
     if room is None:
         await send_now(websocket, protocol.error(Refusal("no_room", "no_room", code=code[:20])))
         await websocket.close(code=4404)

@@ -7,6 +7,7 @@ import asyncio
 import json
 
 import httpx
+import pytest
 import websockets
 from cardroom_client import Client, create_room, join
 from sqlalchemy import select
@@ -389,6 +390,12 @@ async def test_reads_the_database_fails_are_refused_and_the_connection_goes_on(
         page = httpx.get(f"{server.http}/r/NOSUCH", headers={"Accept": "text/html"})
         assert page.status_code == 503, page.status_code
         assert "<h1>The tables are closed for a moment</h1>" in page.text
+        async with websockets.connect(f"{server.ws}/ws/NOSUCH") as socket:  # (a room to load)
+            said = json.loads(await socket.recv())
+            assert (said["type"], said["code"]) == ("error", "storage"), said
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await socket.recv()
+            assert closed.value.rcvd.code == 1013
 
     code, token, anna = await seated(server)
     await anna.until(lambda s: bool(s["match"]["moves"].get("pass")))

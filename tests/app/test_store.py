@@ -663,3 +663,29 @@ async def test_postgresql_prepares_each_statement_once_a_connection(postgres_url
             assert sorted(seqs) == [1, 2, 3, 5, 6, 7]
     finally:
         store.close()
+
+
+def test_a_read_the_database_fails_is_a_storage_error_and_a_mistake_stays_a_mistake(
+        sqlite_url, monkeypatch):
+    """The repository's reads: the database away is "unreachable, try again" (StorageError),
+    but a mistake in a read is not passed off as one (it had been: a 503, without its
+    traceback)."""
+    from sqlalchemy.exc import OperationalError
+
+    from app.storage.stored import StorageError
+
+    store = Store(sqlite_url)
+    try:
+        def away():
+            raise OperationalError("SELECT 1", {}, Exception("database unreachable (test)"))
+        with monkeypatch.context() as patch:
+            patch.setattr(store, "sessions", away)
+            with pytest.raises(StorageError):
+                with store.reading():
+                    pass
+        with pytest.raises(KeyError):
+            with store.reading() as session:
+                session.scalar(select(func.count()).select_from(Room))
+                {}["a mistake"]
+    finally:
+        store.close()
