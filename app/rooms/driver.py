@@ -39,14 +39,20 @@ def ready_for_next(state: RoomState, connected) -> bool:
     return bool(people) and state.ready.issuperset(people)
 
 
+def paused(state: RoomState, connected, unwatched: bool) -> bool:
+    """Nobody has watched the room for a while (``unwatched``) and no person is connected to a
+    seat (on another process): it does nothing by itself (bots, stand-ins and turn timers would
+    play for nobody, for ever)."""
+    return unwatched and not any(seat.kind == "human" and connected(i)
+                                 for i, seat in enumerate(state.seats))
+
+
 def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
               unwatched: bool = False) -> Step | None:
     """What the room will do by itself next, if nobody acts first (None: nothing).
     ``connected(seat)``: a person is connected to the seat; ``unwatched``: nobody has watched
-    the room for a while: unless a person is connected to a seat (on another process), it
-    pauses (bots, stand-ins and turn timers would play for nobody, for ever)."""
-    if unwatched and not any(seat.kind == "human" and connected(i)
-                             for i, seat in enumerate(state.seats)):
+    the room for a while (see :func:`paused`)."""
+    if paused(state, connected, unwatched):
         return None
     match = state.match
     if match is None:
@@ -87,11 +93,17 @@ class Driver:
         self.task: asyncio.Task | None = None
         self.idle = False  # it waits for a change with nothing planned
         self.last_progress = time.monotonic()
+        self.paused = False  # see paused(): its clocks start again when it plays on
         self.rng = random.Random(secrets.randbits(64))
 
     def plan(self) -> Step | None:
         room = self.room
-        return next_step(room.state, room.settings, room.presence.connected, room.unwatched())
+        unwatched = room.unwatched()
+        now_paused = paused(room.state, room.presence.connected, unwatched)
+        if self.paused and not now_paused:  # someone is back, here or on another process
+            self.progressed()
+        self.paused = now_paused
+        return next_step(room.state, room.settings, room.presence.connected, unwatched)
 
     def progressed(self) -> None:
         """The match moved on (an action, a deal): timers count from now."""
@@ -188,4 +200,8 @@ class Driver:
             else:
                 inline = kind if kind in BOT_KINDS else "rules"  # never search on the loop
                 action = bot_for(room.game, inline)(view, moves, self.rng)
-            await room.act(step.seat, action, timer=step.what == "timer", planned_at=position)
+            # (a timer's move is the one a moment decides: it stands only where it was chosen; a
+            # bot's move stands while the bot is to act, as plan() checked, and a strong bot's
+            # search is not thrown away because someone else passed meanwhile)
+            await room.act(step.seat, action, timer=step.what == "timer",
+                           planned_at=position if step.what == "timer" else None)

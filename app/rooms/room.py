@@ -341,8 +341,6 @@ class Room:
                 missed = await self._missed(since, seat)
             was_connected = seat is not None and self.presence.connected(seat)
             was_here = seat is not None and self.outbox.connected_here(seat)
-            if self.unwatched():  # a table paused for nobody: its clocks start again now
-                self.driver.progressed()
             self.outbox.conns.add(conn)
             self.last_used = self.last_watched = time.monotonic()
             if seat is not None and not was_here:
