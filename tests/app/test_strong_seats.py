@@ -222,3 +222,20 @@ async def test_the_other_tables_waiting_for_a_pool_that_fails_are_answered(monke
         assert [a["type"] if isinstance(a, dict) else repr(a) for a in actions] == ["pass"] * 4
     finally:
         pool.close()
+
+
+async def test_a_decision_whose_room_closes_is_cancelled_not_answered():
+    """The room's own cancellation (it closes, its driver stops) goes through: only a call the
+    pool's shutdown cancelled is answered by the rules bot."""
+    view, moves = black_maria_pass()
+    pool = Thinkers(Settings(think_workers=1))
+    try:
+        await started(pool)
+        deciding = asyncio.ensure_future(pool.decide("black_maria", view, moves, 1, 2.0))
+        await asyncio.sleep(0.3)
+        deciding.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await deciding
+        assert pool.fallbacks == 0
+    finally:
+        pool.close()
