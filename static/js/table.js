@@ -71,8 +71,8 @@ function onMessage(msg, hello) {
       }
       break;
     case "error": {
-      const tried = table.tried;
-      table.tried = null;
+      // (the refusal of the card tried, not of another action: answered() forgets the card)
+      const tried = msg.id !== undefined && msg.id === table.inFlight ? table.tried : null;
       if (answered(msg.id)) draw();
       chatRefused(msg.id);
       if (msg.code === "bad_token") saveSeat(null);

@@ -89,7 +89,6 @@ function moveAlongRow(ev) {
 // (the actions box then asks how to lead it), or play it.
 function chooseCard(card, moves, act, redraw) {
   const { chosen } = table;
-  table.tried = null;
   if (moves.pass && moves.pass.from && moves.pass.from.includes(card)) {
     if (chosen.pass.has(card)) chosen.pass.delete(card);
     else if (chosen.pass.size < moves.pass.choose) chosen.pass.add(card);

@@ -31,6 +31,7 @@ export function sent(id, action) {
 export function answered(id) {
   if (id === undefined || id !== table.inFlight) return false;
   table.inFlight = null;
+  table.tried = null;
   clearTimeout(timer);
   const shown = table.sending !== null;
   table.sending = null;
