@@ -380,9 +380,10 @@ class Store:
         ``work``: the statements alone, the actions' hot path; else :meth:`transact`).
         ``on_commit(result)`` runs on the event loop as soon as the commit returned, before
         the waiting task resumes: what must follow the commit at once (telling everyone) goes
-        there. ``in_thread``: ``work`` may take a while (the analyses' reads and writes), so
-        that even on SQLite it runs in the transactions' thread, the others' writes waiting
-        their turn rather than for its lock.
+        there. ``in_thread``: ``work`` may take a while (the analyses' reads and writes): on
+        SQLite it runs in the transactions' thread in its turn, the others' writes waiting
+        for it rather than the event loop for its lock; PostgreSQL takes it beside them, in a
+        thread of its own (the tables' writes do not wait for it).
 
         Writes go one at a time, never racing each other for the database's write lock, and
         the statement-only writes that wait together share one transaction (a group commit);
@@ -393,6 +394,11 @@ class Store:
         others in a thread of their own; at most every :data:`COMMIT_INTERVAL` while writes come
         together. Why each of these: docs/performance.md#group-commit, #commit-interval and
         #writes-on-the-event-loop."""
+        if in_thread and not self.sqlite:
+            result = await asyncio.to_thread(self.transact, work, list(statements))
+            if on_commit is not None:
+                on_commit(result)
+            return result
         loop = asyncio.get_running_loop()
         write = _Write(work, list(statements), on_commit, loop.create_future(), in_thread)
         if self.sqlite and self._checkpointer is None:
