@@ -144,9 +144,9 @@ class Driver:
     async def _drive(self) -> None:
         while True:
             self.changed.clear()
-            # (planned on the stored play: the replica may be a move ahead of it while that
-            # move is being stored, and its time counts from when it is)
-            position = self.room.state.position
+            # (planned on what is stored: the replica may be a move or a deal ahead while that
+            # is being stored, and the next turn's time counts from when it is)
+            stored = self.room.state.seq
             step = self.plan()
             if step is None:
                 self.idle = True
@@ -168,7 +168,7 @@ class Driver:
             if self.plan() != step:
                 continue
             try:
-                await self._take(step, position)
+                await self._take(step, stored)
             except Refusal as refusal:
                 log.info("room %s: automatic %s refused: %s", self.room.code, step.what,
                          refusal.message)
@@ -179,7 +179,7 @@ class Driver:
                 log.exception("room %s: automatic %s crashed", self.room.code, step.what)
                 await asyncio.sleep(1)
 
-    async def _take(self, step: Step, position: tuple) -> None:
+    async def _take(self, step: Step, stored: int) -> None:
         room = self.room
         if step.what == "start":
             await room.start()
@@ -204,4 +204,4 @@ class Driver:
             # bot's move stands while the bot is to act, as plan() checked, and a strong bot's
             # search is not thrown away because someone else passed meanwhile)
             await room.act(step.seat, action, timer=step.what == "timer",
-                           planned_at=position if step.what == "timer" else None)
+                           planned_at=stored if step.what == "timer" else None)

@@ -103,15 +103,15 @@ class Room:
 
     async def act(self, seat: int, action, client_id: str | None = None,
                   by: Connection | None = None, timer: bool = False,
-                  planned_at: tuple | None = None) -> dict:
+                  planned_at: int | None = None) -> dict:
         """Apply, store, tell. Returns ``{"seq", "action"}`` (and ``"duplicate": True`` for an
         id already applied, which changes and tells nothing); raises Refusal. ``by``: the
         connection that sent it, whose event of it carries the ack; ``timer``: the turn timer
-        played it for the person (the event says so); ``planned_at``: the driver chose it at
-        this :attr:`RoomState.position`, and it is refused if play has moved on since (a move
-        stored meanwhile, whose next turn has its own time)."""
+        played it for the person (the event says so); ``planned_at``: the driver chose it when
+        the room's last stored event was this one, and it is refused if another was stored
+        since (a move, a deal: the turn that follows has its own time)."""
         async with self.lock:
-            if planned_at is not None and planned_at != self.state.position:
+            if planned_at is not None and planned_at != self.state.seq:
                 raise Refusal("conflict", "acted_first")
             return await self._retrying(lambda: self._act(seat, action, client_id, by, timer))
 
@@ -385,7 +385,7 @@ class Room:
         state, match = self.state, self.state.match
         if match is None or match.finished or match.current is None:
             return
-        turn = state.position
+        turn = (state.match_id, len(match.deals), state.action_count)
         if turn != self._turn:
             self._turn, self._turn_since, self._turn_probed = turn, now, False
         if self._turn_probed or now - self._turn_since < self.settings.probe_after:

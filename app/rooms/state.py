@@ -114,12 +114,6 @@ class RoomState:
     def full(self) -> bool:
         return all(s.kind != "open" for s in self.seats)
 
-    @property
-    def position(self) -> tuple:
-        """Where the stored play stands: the match, the deals dealt, the actions stored (the
-        replica runs ahead of it while an action is being stored)."""
-        return (self.match_id, len(self.match.deals) if self.match else 0, self.action_count)
-
     def seat_of_token(self, token: str) -> int | None:
         hashed = token_hash(token)
         for i, s in enumerate(self.seats):

@@ -38,7 +38,7 @@ function drawGame() {
     }
     const select = el("select", { name: "seat" + s, "data-seat": String(s), "aria-label": label, "aria-describedby": "seats-meaning" },
       el("option", { value: "open" }, t("lobby.seat_open")),
-      el("option", { value: "bot:rules", selected: name === "black_maria" && s === 2 }, t("lobby.seat_bot_rules")),
+      el("option", { value: "bot:rules", selected: preset ? preset === "bot:rules" : name === "black_maria" && s === 2 }, t("lobby.seat_bot_rules")),
       el("option", { value: "bot:random" }, t("lobby.seat_bot_random")),
       el("option", { value: "bot:strong" }, t("lobby.seat_bot_strong")));
     select.addEventListener("change", showThinkTime);
@@ -47,9 +47,12 @@ function drawGame() {
   showThinkTime();
 }
 
-// One tap for every other seat: bots to play at once, or free seats for friends with the link.
+// One tap for every other seat: bots to play at once, or free seats for friends with the link
+// (kept when another game is chosen).
+let preset = null;
 document.querySelectorAll("[data-preset]").forEach((button) => button.addEventListener("click", () => {
-  for (const select of document.querySelectorAll("#seat-fields select")) select.value = button.dataset.preset;
+  preset = button.dataset.preset;
+  for (const select of document.querySelectorAll("#seat-fields select")) select.value = preset;
   showThinkTime();
 }));
 

@@ -204,6 +204,9 @@ def test_one_tap_fills_every_other_seat_with_bots_or_frees_them_for_friends(live
     page.click("[data-testid=seats-friends]")
     assert seats.evaluate_all("(all) => all.map((s) => s.value)") == ["open"] * 3
     page.click("[data-testid=seats-bots]")
+    page.check("input[value=marjolet]")  # the choice kept from one game to another
+    page.check("input[value=big_mariage]")
+    assert seats.evaluate_all("(all) => all.map((s) => s.value)") == ["bot:rules"] * 3
     page.fill("#create-name", fresh_name("Anna"))
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden])")

@@ -54,8 +54,8 @@ def healthy(*pages) -> None:
 
 def act(page, locator) -> bool:
     """Click a control that sends an action, then wait for the server's answer: the next state
-    (the page's seq moves on). A refusal, a script error or any toast instead (the page said
-    no by itself: "cannot be played now") fails the test at once. False when the control could
+    (the page's seq moves on). A refusal, a script error or any toast instead ("cannot be
+    played now: you must follow suit") fails the test at once. False when the control could
     not be clicked (it was redrawn meanwhile), and nothing was sent."""
     from playwright.sync_api import Error as PlaywrightError
 
