@@ -165,14 +165,30 @@ NAME_CODE_POINTS = 64
 #: embeddings, overrides and isolates): one name could pose as another.
 _TEXT_DIRECTION = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 #: What shows as nothing: controls, line and paragraph separators, and the characters a font
-#: draws as nothing (zero-width space, soft hyphen, fillers...), but those emoji are built with
-#: (the joiners, variation selectors, a flag's tags). "P1" and "P1" with a zero-width space were
-#: two names that read as one.
-_UNSEEN = (f"[[\\p{{Cc}}\\p{{Zl}}\\p{{Zp}}\\p{{Default_Ignorable_Code_Point}}{_TEXT_DIRECTION}]"
-           "--[\\u200c\\u200d\\ufe00-\\ufe0f\\U000e0020-\\U000e007f\\U000e0100-\\U000e01ef]]")
-_UNSEEN_IN_NAME = regex.compile(_UNSEEN, regex.V1)
+#: draws as nothing (zero-width space, soft hyphen, fillers, joiners, selectors...). "P1" and
+#: "P1" with a zero-width space had been two names that read as one.
+_UNSEEN = f"[\\p{{Cc}}\\p{{Zl}}\\p{{Zp}}\\p{{Default_Ignorable_Code_Point}}{_TEXT_DIRECTION}]"
+#: The scripts whose words take a joiner or a non-joiner between their letters.
+_JOINING = (r"\p{sc=Arab}\p{sc=Syrc}\p{sc=Deva}\p{sc=Beng}\p{sc=Guru}\p{sc=Gujr}\p{sc=Orya}"
+            r"\p{sc=Taml}\p{sc=Telu}\p{sc=Knda}\p{sc=Mlym}\p{sc=Sinh}")
+#: Of those, the ones in the place where they do show something: the joiner of an emoji
+#: sequence (a family), the joiners of the scripts above, a variation selector after an emoji
+#: (❤️) or an ideograph, Mongolian's variation selectors, a subdivision flag's tags, the
+#: grapheme joiner after a letter. Anywhere else they would make another name of one that reads
+#: the same.
+_IN_PLACE = (
+    r"(?<=\p{Extended_Pictographic}[\U0001f3fb-\U0001f3ff\ufe0f]?)\u200d"
+    r"(?=\p{Extended_Pictographic})"
+    rf"|(?<=[{_JOINING}]\p{{M}}*)[\u200c\u200d](?=[{_JOINING}])"
+    r"|(?<=\p{Emoji})[\ufe0e\ufe0f]"
+    r"|(?<=\p{Ideographic})[\ufe00-\ufe0f\U000e0100-\U000e01ef]"
+    r"|(?<=\p{sc=Mong})[\u180b-\u180f]"
+    r"|(?<=\U0001f3f4[\U000e0020-\U000e007e]*)[\U000e0020-\U000e007f]"
+    r"|(?<=[\p{L}\p{M}])\u034f")
+#: An unseen character, as group 1 where it is in its place.
+_UNSEEN_IN_NAME = regex.compile(f"({_IN_PLACE})|{_UNSEEN}", regex.V1)
 #: In a chat line, line breaks and tabs are kept.
-_UNSEEN_IN_CHAT = regex.compile(f"[{_UNSEEN}--[\\t\\n]]", regex.V1)
+_UNSEEN_IN_CHAT = regex.compile(f"({_IN_PLACE})|[{_UNSEEN}--[\\t\\n]]", regex.V1)
 #: A character that shows something: not a space, a mark on another, nor blank (the braille
 #: pattern without dots).
 _SEEN = regex.compile(r"[^\p{Z}\p{M}\p{Default_Ignorable_Code_Point}\s\u2800]")
@@ -191,7 +207,7 @@ def person_name(value: str) -> str:
     shows, if it is too long, or holds characters that show as nothing, change the direction
     of the text, or marks piled on a letter."""
     name = unicodedata.normalize("NFC", value).strip()
-    if _UNSEEN_IN_NAME.search(name) or _PILED.search(name):
+    if any(not found[1] for found in _UNSEEN_IN_NAME.finditer(name)) or _PILED.search(name):
         raise Refusal("bad_field", "bad_name")
     if not _SEEN.search(name):
         raise Refusal("bad_field", "need_name")
@@ -206,7 +222,7 @@ def chat_line(text, max_length: int) -> str:
     Refusal if it is not text, shows nothing or is too long."""
     if not isinstance(text, str):
         raise Refusal("bad_field", "chat_not_text")
-    text = _UNSEEN_IN_CHAT.sub("", unicodedata.normalize("NFC", text))
+    text = _UNSEEN_IN_CHAT.sub(lambda found: found[1] or "", unicodedata.normalize("NFC", text))
     text = _PILED.sub(lambda piled: piled[0][:4], text).strip()
     if not _SEEN.search(text):
         raise Refusal("bad_field", "chat_empty")
