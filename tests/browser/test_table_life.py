@@ -750,11 +750,14 @@ def test_no_console_error_on_any_page(live, new_page, locale, viewport):
     healthy(page)
 
 
-def test_a_card_the_rules_do_not_allow_says_why_and_stays_in_the_hand(live, new_page):
+@pytest.mark.parametrize("viewport", [LAPTOP, {"width": 360, "height": 640}], ids=["laptop", "phone"])
+def test_a_card_the_rules_do_not_allow_says_why_and_stays_in_the_hand(live, new_page, viewport):
     """A tap on a card that may not be played now: the engine's reason, in the page's words
-    ("you must follow suit"), where the page had only said that it could not be played."""
+    ("you must follow suit"), where the page had only said that it could not be played; the
+    card to play instead is tapped at once, whether the message lies over it or not (on a
+    small phone it had covered the hand and taken its taps)."""
     code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
-    page = new_page()
+    page = new_page(viewport, has_touch=viewport is not LAPTOP, is_mobile=viewport is not LAPTOP)
     sit(page, live, code, "Anna", 0)
     page.wait_for_selector("[data-testid=pass-button]")
     choose_three(page)
@@ -775,5 +778,10 @@ def test_a_card_the_rules_do_not_allow_says_why_and_stays_in_the_hand(live, new_
     assert page.locator(".hand-row .card").count() == hand and my_turn(page)
     assert [r["code"] for r in page.refusals] == ["illegal"]
     page.refusals.clear()
-    assert play_first_legal(page)  # and the turn goes on as before
+    covered = page.evaluate("""() => [...document.querySelectorAll('.hand-row .card')].filter((card) => {
+      const r = card.getBoundingClientRect(), x = r.left + Math.min(r.width, 20) / 2, y = (r.top + r.bottom) / 2;
+      return document.elementFromPoint(x, y)?.closest('.card') !== card; }).map((c) => c.dataset.card)""")
+    assert covered == [], f"cards a tap cannot reach while the message shows: {covered}"
+    page.locator(".hand-row .card.playable").last.click(timeout=2000)
+    wait_state(page, f"s.match.deal.hands[0].length === {hand - 1}")
     healthy(page)
