@@ -65,7 +65,7 @@ REASONS: dict[str, str] = {
     "pass_first": "everyone must pass three cards first",
     # Marjolet
     "must_trump": "you must trump ({suit})",
-    "head_trick": "you must head the trick",
+    "head_trick": "you must play higher than the card led",
     "draw_first": "declare, exchange or draw: you must draw before the next trick",
     "after_trick_declare": "you can only declare just after winning a trick, before drawing",
     "after_trick_exchange": "you can only exchange just after winning a trick, before drawing",

@@ -41,7 +41,7 @@ function drawGame() {
       el("option", { value: "bot:rules", selected: preset ? preset === "bot:rules" : name === "black_maria" && s === 2 }, t("lobby.seat_bot_rules")),
       el("option", { value: "bot:random" }, t("lobby.seat_bot_random")),
       el("option", { value: "bot:strong" }, t("lobby.seat_bot_strong")));
-    select.addEventListener("change", showThinkTime);
+    select.addEventListener("change", () => { choosePreset(null); showThinkTime(); });  // (a seat of one's own choice)
     seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), select));
   }
   showThinkTime();
@@ -50,8 +50,13 @@ function drawGame() {
 // One tap for every other seat: bots to play at once, or free seats for friends with the link
 // (kept when another game is chosen).
 let preset = null;
-document.querySelectorAll("[data-preset]").forEach((button) => button.addEventListener("click", () => {
-  preset = button.dataset.preset;
+const presets = [...document.querySelectorAll("[data-preset]")];
+function choosePreset(value) {
+  preset = value;
+  presets.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.preset === value)));
+}
+presets.forEach((button) => button.addEventListener("click", () => {
+  choosePreset(button.dataset.preset);
   for (const select of document.querySelectorAll("#seat-fields select")) select.value = preset;
   showThinkTime();
 }));

@@ -201,7 +201,9 @@ def test_one_tap_fills_every_other_seat_with_bots_or_frees_them_for_friends(live
     seats = page.locator("#seat-fields select")
     page.click("[data-testid=seats-bots]")
     assert seats.evaluate_all("(all) => all.map((s) => s.value)") == ["bot:rules"] * 3
+    assert page.get_attribute("[data-testid=seats-bots]", "aria-pressed") == "true"
     page.click("[data-testid=seats-friends]")
+    assert page.get_attribute("[data-testid=seats-bots]", "aria-pressed") == "false"
     assert seats.evaluate_all("(all) => all.map((s) => s.value)") == ["open"] * 3
     page.click("[data-testid=seats-bots]")
     page.check("input[value=marjolet]")  # the choice kept from one game to another

@@ -235,8 +235,9 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
     for _ in range(60):
         page.click("[data-testid=replay-next]")
         heights.append(page.locator("#replay .felt").bounding_box()["height"])
-        broken = page.evaluate("""() => [...document.querySelectorAll('#replay .seat .extras > :not(.marriages)')]
-          .filter((note) => { const text = document.createRange(); text.selectNodeContents(note);
+        broken = page.evaluate("""() => [...document.querySelectorAll('#replay .seat .extras > *')]
+          .filter((note) => { const text = document.createRange();
+            text.selectNodeContents(note.classList.contains('marriages') ? note.firstChild : note);  // (its label; its chips may wrap)
             const lines = [...text.getClientRects()], seat = note.closest('.seat').getBoundingClientRect();
             return new Set(lines.map((r) => Math.round(r.top))).size > 1 || lines.some((r) => r.right > seat.right - 2); })
           .map((note) => note.textContent)""")
@@ -739,4 +740,22 @@ def test_the_last_trick_asked_for_over_the_sheet_is_shown_on_the_felt(live, new_
     page.click("#toggle-last")
     assert not page.locator("#sheet").is_visible()
     assert page.locator("#trick .card").count() == 3 and page.locator("#trick .card").first.is_visible()
+    healthy(page)
+
+
+def test_a_replayed_marriage_is_said_whole_in_a_side_seat_of_the_smallest_phone(live, new_page):
+    """320 pixels wide: "marriages:" in a Big Mariage side seat on one line ("marriag / es:")."""
+    matches = httpx.get(f"{live.http}/api/matches?game=big_mariage&status=finished").json()["matches"]
+    page = new_page({"width": 320, "height": 640}, locale="en-GB", **TOUCH)
+    page.goto(f"{live.http}/matches/{matches[0]['id']}")
+    page.wait_for_selector("#replay .seat")
+    side = "#replay .seat-slot:is([data-pos=left], [data-pos=right]) .marriages"
+    for _ in range(120):
+        if page.locator(side).count():
+            break
+        page.click("[data-testid=replay-next]")
+    lines = page.evaluate(f"""() => [...document.querySelectorAll('{side}')].map((note) => {{
+      const label = document.createRange(); label.selectNodeContents(note.firstChild);
+      return new Set([...label.getClientRects()].map((r) => Math.round(r.top))).size; }})""")
+    assert lines and set(lines) == {1}, lines
     healthy(page)

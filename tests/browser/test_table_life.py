@@ -785,3 +785,24 @@ def test_a_card_the_rules_do_not_allow_says_why_and_stays_in_the_hand(live, new_
     page.locator(".hand-row .card.playable").last.click(timeout=2000)
     wait_state(page, f"s.match.deal.hands[0].length === {hand - 1}")
     healthy(page)
+
+
+def test_a_card_tapped_before_drawing_says_to_draw_first(live, new_page):
+    """Marjolet: after a trick won, a card tapped says that the draw comes first (it had said
+    nothing at all)."""
+    code = create_room(live, "marjolet", ["open", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    watch = Watch([page], 90, "a trick won, before the draw")
+    while not page.locator("[data-testid=draw]").count():
+        watch()
+        if not (my_turn(page) and play_first_legal(page, last=False)):
+            page.wait_for_timeout(30)
+    page.locator(".hand-row .card").first.click(force=True)
+    toast = page.locator("#toast.info:not([hidden])")
+    toast.wait_for()
+    assert toast.text_content().endswith("cannot be played now: declare, exchange or draw: "
+                                         "you must draw before the next trick."), toast.text_content()
+    page.refusals.clear()
+    act_surely(page, page.locator("[data-testid=draw]"))
+    healthy(page)

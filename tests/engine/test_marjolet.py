@@ -523,7 +523,7 @@ def test_end_phase_must_head_the_trick():
 def test_end_phase_refusals_are_readable_and_change_nothing():
     m, d = end_phase_match(END0, END1)
     play(m, 0, "8S")
-    refused(m, 1, {"type": "play", "card": "7S"}, message="you must head the trick")
+    refused(m, 1, {"type": "play", "card": "7S"}, message="you must play higher than the card led")
     refused(m, 1, {"type": "play", "card": "QH"}, message="you must follow suit (spades)")
     play(m, 1, "TS")
     # Seat 1 leads a diamond; seat 0 has 9D 8D: must head with 9D? 7D led: both head.

@@ -112,7 +112,8 @@ function chooseCard(card, moves, act, redraw) {
   }
   // a card the rules do not allow now is sent all the same: the engine's refusal says why
   // ("you must follow suit (hearts)"), which the page could only guess
-  if (moves.play && act({ type: "play", card })) table.tried = card;
+  // (in Marjolet's window after a trick won too: "you must draw before the next trick")
+  if ((moves.play || moves.draw) && act({ type: "play", card })) table.tried = card;
 }
 
 // The hand, the actions box and the result panel are rebuilt from each STATE: keep the keyboard

@@ -15,7 +15,7 @@ const windowText = (moves) => {
 export const news = ({ moves }) => (moves.draw ? [windowText(moves)] : []);
 
 export function drawControls({ state, deal, moves, names, line, act }) {
-  if (firstDeal(state) && moves.play && !deal.end_phase) line(el("span", { class: "note aim", "data-testid": "aim" }, t("mj.stock_rule")));
+  if (firstDeal(state) && moves.play && deal.tricks_played < 3) line(el("span", { class: "note aim", "data-testid": "aim" }, t("mj.stock_rule")));
   if (moves.draw) {
     line(el("b", {}, windowText(moves)));
     // the window's buttons in one line, wrapping: room for the hand on a phone
