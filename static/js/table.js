@@ -32,6 +32,7 @@ const follow = follower(() => send({ type: "sync" }));
 drawOnSending(() => draw());
 const receive = stateQueue({
   holdMs: ANIM_MS,
+  paceMs: ANIM_MS && 450,
   show: draw,
   trickWon: (seat) => announce(seat === table.state.you.seat ? t("trick.you_won") + "." : t("announce.trick", { name: seatNames(table.state)[seat] })),
 });

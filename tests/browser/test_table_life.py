@@ -806,3 +806,41 @@ def test_a_card_tapped_before_drawing_says_to_draw_first(live, new_page):
     page.refusals.clear()
     act_surely(page, page.locator("[data-testid=draw]"))
     healthy(page)
+
+
+def test_the_cards_played_while_a_trick_is_held_come_one_by_one(live, new_page):
+    """With motion on: the others' cards played while the trick just won is held in the middle
+    come after it one by one, as they were played (the two bots' cards had come at once)."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    page.context.add_init_script("window.CARDROOM_ANIM_MS = 500;")
+    page.add_init_script("""window.__trick = [];
+document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
+  const t = document.getElementById('trick');
+  window.__trick.push([t.classList.contains('done'), t.querySelectorAll('.card').length]);
+}).observe(document.getElementById('trick'), {childList: true, subtree: true, attributes: true}));""")
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    choose_three(page)
+    act_surely(page, page.locator("[data-testid=pass-button]"))
+    watch = Watch([page], 120, "the deal, with motion on")
+
+    def jumps() -> tuple[int, int]:
+        """(cards that came one at a time after a held trick, cards that came two at once)"""
+        seen, one, two, after_hold = page.evaluate("window.__trick"), 0, 0, False
+        for (done, count), (was_done, before) in zip(seen[1:], seen):
+            if was_done and not done:  # the held trick gone: the next one from no card
+                after_hold, before = True, 0
+            if after_hold and not done and count > before:
+                one, two = one + (count - before == 1), two + (count - before > 1)
+            if done or count == 3:
+                after_hold = False
+        return one, two
+
+    # the whole deal (a bot on Anna's left wins tricks too), until the next one is dealt
+    while not page.locator(RESULT).count() and len(state(page)["match"]["deals"]) == 1:
+        watch(str(jumps()))
+        if not (my_turn(page) and play_first_legal(page, last=True)):
+            page.wait_for_timeout(30)
+    assert jumps()[1] == 0, page.evaluate("window.__trick")
+    healthy(page)

@@ -108,9 +108,13 @@ function trickCount(state) {
 
 /** receive(STATE, reset) puts each STATE on the screen as it comes (`show()`), except that a
  * trick just closed stays in the middle for `holdMs` before the STATEs after it are shown
- * (`trickWon(seat)` is told first). `reset` (a welcome) drops what waits and any hold. */
-export function stateQueue({ holdMs, show, trickWon }) {
-  function pump() {
+ * (`trickWon(seat)` is told first), `paceMs` apart: the others' cards played meanwhile come one
+ * by one, as they were played (they had all come at once, and who led was hard to tell).
+ * `reset` (a welcome) drops what waits, any hold and the pace. */
+export function stateQueue({ holdMs, paceMs, show, trickWon }) {
+  let pacing = null;
+  function pump(paced = false) {
+    pacing = null;
     while (table.queue.length) {
       const { state, reset } = table.queue.shift();
       const before = table.tricks;
@@ -119,12 +123,19 @@ export function stateQueue({ holdMs, show, trickWon }) {
       const after = table.tricks;
       followDeal(state);
       const closed = !reset && before && after && before.deal === after.deal && after.won > before.won && state.match.deal.last_trick;
-      if (!closed) continue;
+      if (!closed) {
+        if (paced && paceMs > 0 && table.queue.length) {
+          show();
+          pacing = setTimeout(() => pump(true), paceMs);
+          return;
+        }
+        continue;
+      }
       if (closed.winner !== undefined) trickWon(closed.winner);
       if (holdMs > 0) {
         table.holding = { trick: closed };
         show();
-        table.holding.timer = setTimeout(() => { table.holding = null; pump(); }, holdMs);
+        table.holding.timer = setTimeout(() => { table.holding = null; pump(true); }, holdMs);
         return;
       }
     }
@@ -135,8 +146,10 @@ export function stateQueue({ holdMs, show, trickWon }) {
       table.queue = [];
       clearTimeout(table.holding && table.holding.timer);
       table.holding = null;
+      clearTimeout(pacing);
+      pacing = null;
     }
     table.queue.push({ state, reset });
-    if (!table.holding) pump();
+    if (!table.holding && !pacing) pump();
   };
 }
