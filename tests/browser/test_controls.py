@@ -76,7 +76,11 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     b.wait_for_selector(".seat.me[data-seat='1']")
     told = b.locator("#toast.info", has_text="While you were away, a bot played for you; gone from your hand:")
     told.wait_for()
-    assert told.locator(".cardtext").count() >= 4, told.text_content()  # three passed, one played
+    # the three passed, and what it played of the cards he had seen (not those received since)
+    gone = told.locator(".cardtext").evaluate_all("(all) => all.map((c) => c.dataset.card)")
+    assert len(gone) >= 3, told.text_content()
+    wait_state(b, "s.you.seat === 1 && !!s.match.deal.hands[1]")
+    assert not set(gone) & set(state(b)["match"]["deal"]["hands"][1]), (gone, told.text_content())
     shot(b, "standin-told-phone")
     a.wait_for_selector("[data-testid=standin-badge-1]", state="detached")
     a.wait_for_selector("[data-testid=presence-1].on")
