@@ -2,9 +2,9 @@
 import { t, el, cardsText, SUIT_SYMBOL, combinationName } from "./common.js";
 
 /** The sheet's columns: one per team ("Anna & Carl") when `teams` ([[0, 2], [1, 3]]), else one
- * per seat. */
+ * per seat. (Partners are joined as the pages join them: "team_and".) */
 export function columnLabels(teams, names) {
-  if (teams) return teams.map(([a, b]) => t("team_of", { a: names[a], b: names[b] }));
+  if (teams) return teams.map((side) => side.map((seat) => names[seat]).join(t("team_and")));
   return names;
 }
 
