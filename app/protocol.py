@@ -66,6 +66,8 @@ REASONS = {
     "name_too_long": "a name has at most {count} characters",
     "bad_name": "a name cannot hold invisible, control or text-direction characters, nor "
                 "marks piled on a letter",
+    "name_mixes_alphabets": "a word of a name keeps to one alphabet: Latin, Cyrillic and Greek "
+                            "letters look alike",
     "name_claimed": "the name {name!r} is someone's; choose another, e.g. {suggestion!r}",
     "bad_player_key": "this player key is not known here; it changes nothing",
     "no_player_key": "this needs your player key (the X-Player-Key header)",
@@ -195,6 +197,10 @@ _SEEN = regex.compile(r"[^\p{Z}\p{M}\p{Default_Ignorable_Code_Point}\s\u2800]")
 #: Marks piled on one letter past what a script needs (Vietnamese takes two, Devanagari three):
 #: they spill over the lines around it.
 _PILED = regex.compile(r"\p{M}{5,}")
+#: Alphabets whose letters look alike (Latin a, Cyrillic а, Greek α): a word mixing them is how
+#: one name poses as another ("victіm" with a Cyrillic і). As UTS #39's "highly restrictive"
+#: level, which browsers apply to a domain's labels, a word keeps to one of them.
+_ALPHABETS = [regex.compile(rf"\p{{sc={script}}}") for script in ("Latn", "Cyrl", "Grek")]
 
 
 def visible_length(text: str) -> int:
@@ -213,7 +219,18 @@ def person_name(value: str) -> str:
         raise Refusal("bad_field", "need_name")
     if visible_length(name) > NAME_MAX or len(name) > NAME_CODE_POINTS:
         raise Refusal("bad_field", "name_too_long", count=NAME_MAX)
+    if any(sum(bool(alphabet.search(word)) for alphabet in _ALPHABETS) > 1
+           for word in name.split()):
+        raise Refusal("bad_field", "name_mixes_alphabets")
     return name
+
+
+def name_key(name: str) -> str:
+    """What names that read alike share, one name's alone among the players: case, width and
+    compatibility forms folded (NFKC_Casefold: "Anna", "anna" and the full-width "Ａｎｎａ"),
+    a run of spaces as one (a page shows it so)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())
 
 
 def chat_line(text, max_length: int) -> str:

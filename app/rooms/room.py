@@ -201,8 +201,9 @@ class Room:
     def _check_not_seated(self, name: str, player_id: int | None) -> None:
         """One person, one seat of a table: a player (or a guest's name) at a second seat would
         play against themselves, or with both teams, and the table could not tell them apart."""
+        key = protocol.name_key(name)
         for seat, taken in enumerate(self.state.seats):
-            if taken.kind == "human" and (taken.name == name or (
+            if taken.kind == "human" and (protocol.name_key(taken.name) == key or (
                     player_id is not None and taken.player_id == player_id)):
                 raise Refusal("not_available", "already_seated", name=name, seat=seat)
 

@@ -13,11 +13,14 @@ from sqlalchemy import (
     Integer,
     Select,
     String,
+    Text,
     UniqueConstraint,
     select,
 )
 from sqlalchemy import false as sa_false
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, validates
+
+from ..protocol import name_key
 
 
 def now() -> datetime:
@@ -35,9 +38,16 @@ class Player(Base):
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(64), unique=True)
+    #: :func:`~app.protocol.name_key` of the name: names that read alike are one player's
+    name_key: Mapped[str] = mapped_column(Text, unique=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True,
                                                  index=True)
+
+    @validates("name")
+    def _keyed(self, _, name: str) -> str:
+        self.name_key = name_key(name)
+        return name
 
 
 class Room(Base):

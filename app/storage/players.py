@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, aliased
 
 from engine import GAMES
 
-from ..protocol import NAME_CODE_POINTS, NAME_MAX
+from ..protocol import NAME_CODE_POINTS, NAME_MAX, name_key
 from .history import everyone, iso, meant_by
 from .models import MatchPlayer, MatchRow, Player
 from .stored import Refused
@@ -51,7 +51,8 @@ def by_key(session: Session, key: str) -> Player | None:
 
 
 def by_name(session: Session, name: str) -> Player | None:
-    return session.scalar(select(Player).where(Player.name == name))
+    """The player of ``name`` or of a name that reads alike ("anna" finds "Anna")."""
+    return session.scalar(select(Player).where(Player.name_key == name_key(name)))
 
 
 def claim(session: Session, name: str, key: str) -> Player:
@@ -72,7 +73,7 @@ def rename(session: Session, player_id: int, name: str) -> Player:
     """The same player (and history) under a new name nobody has."""
     player = session.get(Player, player_id)
     if name != player.name:
-        if by_name(session, name) is not None:
+        if by_name(session, name) not in (None, player):
             raise NameTaken(name, _free_variant(session, name))
         player.name = name
         session.flush()

@@ -7,6 +7,7 @@ import json
 import pytest
 from alembic import command
 from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.exc import IntegrityError
 
 from app.storage.migrate import alembic_config
 
@@ -180,5 +181,31 @@ def test_0007_keeps_the_seats_of_claimed_names_their_players_and_a_guests_its_to
                 (0, True), (1, False), (2, False)]
         command.downgrade(config, "0006")
         assert "by_key" not in {c["name"] for c in inspect(engine).get_columns("seats")}
+    finally:
+        engine.dispose()
+
+
+def test_0008_keys_every_name_and_renumbers_the_later_of_names_that_read_alike(blank_url):
+    """Of stored names that read alike the first player keeps theirs; each later one is
+    numbered as a name taken is answered, its matches staying its own."""
+    config = alembic_config(blank_url)
+    command.upgrade(config, "0007")
+    engine = create_engine(blank_url)
+    names = ["Anna", "Bob Lee", "anna", "ＡＮＮＡ", "bob  lee", "Anna 2"]
+    try:
+        with engine.begin() as connection:
+            for n, name in enumerate(names, 1):
+                _insert(connection, "players", id=n, name=name, created=WHEN)
+        command.upgrade(config, "0008")
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT name, name_key FROM players ORDER BY id")).all()
+        assert [name for name, _ in rows] == ["Anna", "Bob Lee", "anna 3", "ＡＮＮＡ 4",
+                                              "bob  lee 2", "Anna 2"]
+        assert [key for _, key in rows] == ["anna", "bob lee", "anna 3", "anna 4", "bob lee 2",
+                                            "anna 2"]
+        with pytest.raises(IntegrityError), engine.begin() as connection:
+            _insert(connection, "players", id=9, name="ANNA", name_key="anna", created=WHEN)
+        command.downgrade(config, "0007")
+        assert "name_key" not in {c["name"] for c in inspect(engine).get_columns("players")}
     finally:
         engine.dispose()

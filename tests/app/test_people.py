@@ -153,7 +153,8 @@ async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_to
 @pytest.mark.parametrize("name, reason", [
     ("", "need_name"), ("   ", "need_name"), ("x" * 33, "name_too_long"),
     ("Anna\x00", "bad_name"), ("\x1b[31mAnna", "bad_name"), ("anna\u202e", "bad_name"),
-    ("\u2067Boris", "bad_name"),
+    ("\u2067Boris", "bad_name"), ("vict\u0456m", "name_mixes_alphabets"),
+    ("\u03a9mega", "name_mixes_alphabets"), ("Bob.\u0456", "name_mixes_alphabets"),
 ])
 async def test_names_with_control_or_direction_characters_are_refused(server, name, reason):
     async with httpx.AsyncClient(base_url=server.http) as http:
@@ -207,6 +208,34 @@ async def test_names_are_compared_as_people_read_them(server):
         assert again.status_code == 409
         for path in (f"/api/players/{quote(typed)}", f"/players/{quote(typed)}"):  # (an address)
             assert (await http.get(path)).status_code == 200, path
+
+
+async def test_names_that_read_alike_are_one_players(server):
+    """Case, full-width letters and doubled spaces make no other name: "anna" had been a second
+    player beside "Anna", and "Anna  Lee" beside "Anna Lee". Each word keeps to one alphabet
+    ("victіm" with a Cyrillic і is refused above); words of two alphabets may meet."""
+    name = f"Lee {tag()} Anna"
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        key = (await http.post("/api/me", json={"name": name})).json()["key"]
+        for alike in (name.lower(), name.upper().replace(" ", "  "),
+                      "".join(chr(ord(c) + 0xfee0) if c.isalnum() and c.isascii() else c
+                              for c in name)):
+            taken = await http.post("/api/me", json={"name": alike})
+            assert taken.status_code == 409 and taken.json()["reason"] == "name_claimed", alike
+            code = await create_room(server.http, "marjolet", ["open", "open"])
+            guest = await http.post(f"/api/rooms/{code}/join", json={"name": alike})
+            assert guest.status_code == 409 and guest.json()["reason"] == "name_claimed", alike
+        assert (await http.get(f"/api/players/{quote(name.lower())}")).json()["name"] == name
+        renamed = await http.patch("/api/me", json={"name": name.upper()},
+                                   headers={"X-Player-Key": key})  # her own name, in capitals
+        assert renamed.status_code == 200 and renamed.json()["name"] == name.upper()
+        both = f"Анна {tag()} Anna"  # a Russian and a Latin word
+        assert (await http.post("/api/me", json={"name": both})).status_code == 201
+        code = await create_room(server.http, "black_maria", ["open"] * 3)
+        guest = f"Guest {tag()}"
+        assert (await http.post(f"/api/rooms/{code}/join", json={"name": guest})).status_code == 200
+        twin = await http.post(f"/api/rooms/{code}/join", json={"name": guest.lower()})
+    assert twin.status_code == 409 and twin.json()["reason"] == "already_seated", twin.text
 
 
 async def test_the_identity_brings_its_seats_to_another_device(server):

@@ -19,6 +19,7 @@ from test_matches import expected_stats
 from test_people import played
 
 from app.ops.seeds import store_match
+from app.protocol import name_key
 from app.storage import players
 from app.storage.db import make_engine, make_sessions
 from app.storage.models import MatchPlayer, MatchRow, Player, Room
@@ -238,8 +239,8 @@ def test_once_998_numbered_names_are_taken_the_suggestion_ends_in_a_random_suffi
     sessions, _, _ = db
     name = "M" * 32
     with sessions() as session, session.begin():
-        session.execute(insert(Player), [{"name": f"{name[:32 - len(str(n)) - 1]} {n}"}
-                                         for n in range(2, 1000)])
+        taken = [f"{name[:32 - len(str(n)) - 1]} {n}" for n in range(2, 1000)]
+        session.execute(insert(Player), [{"name": t, "name_key": name_key(t)} for t in taken])
         suggestion = players._free_variant(session, name)
     assert re.fullmatch("M{25} [0-9a-f]{6}", suggestion)
 
