@@ -483,6 +483,14 @@ def menu_whole(page, where: str) -> None:
     page.click("[data-testid=me-name]")
 
 
+def brand_whole(page, where: str) -> None:
+    """The brand is no cut word ("Карт…" beside a long name): its spade alone, its name still
+    the link's for a screen reader."""
+    cut = page.evaluate("(b => b.scrollWidth > b.clientWidth)(document.querySelector('.topbar .brand'))")
+    assert not cut, f"{where}: the brand is cut"
+    assert page.get_by_role("link", name="♠ Карточный клуб").count() == 1, where
+
+
 def test_the_top_bar_of_a_phone_is_two_lines_in_russian_with_the_identity_menu(live, new_page):
     """Brand, identity menu and language on the first line, the site's links on the second."""
     page = new_page(PHONE, locale="ru-RU")
@@ -509,10 +517,12 @@ def test_the_top_bar_of_a_phone_is_two_lines_in_russian_with_the_identity_menu(l
         assert boxes["bar"]["bottom"] < 90, (path, boxes)
         assert boxes["lobby"]["bottom"] - boxes["lobby"]["top"] >= 24, (path, boxes)  # a thumb's target
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+        brand_whole(page, path)
         menu_whole(page, path)
     shot(page, "topbar-phone-ru")
     page.goto(f"{live.http}/r/{code}")  # and at a table, whose bar hides the site's links
     page.wait_for_selector("[data-testid=me-name]")
+    brand_whole(page, "the table")
     menu_whole(page, "the table")
     healthy(page)
 
