@@ -48,16 +48,21 @@ const DETAILS = { black_maria: detailsBlackMaria, marjolet: detailsMarjolet, big
  * `contract`: with the contract and its outcome (Big Mariage), unless it is said elsewhere. */
 export const dealDetails = (game, summary, i, names, contract = true) => DETAILS[game](summary, i, names, contract);
 
-/** A column's name, cut with an ellipsis when long; the whole of it in the title. */
-export const columnName = (label) => el("span", { class: "colname", title: label }, label);
+/** The columns' headings, cut with an ellipsis when long, each whole in its title; partners one
+ * a line, each cut alone (joined on one line, a long first name had pushed the second out of a
+ * narrow column: "Константин44 &…"; "& Stanislav" on the second line). */
+export function columnNames(teams, names) {
+  return columnLabels(teams, names).map((label, i) => el("span", { class: teams ? "colname partners" : "colname", title: label },
+    teams ? teams[i].map((seat, k) => el("span", {}, k ? t("team_and") : "", names[seat])) : label));
+}
 
 /** deals: [{scores, summary, over}], names by seat, teams as columnLabels takes them. */
 export function renderSheet(container, { game, deals, names, teams = null, winners = [], finished = false, caption = true, target = null }) {
   container.replaceChildren();
-  const cols = columnLabels(teams, names);
+  const cols = columnNames(teams, names);
   const table = el("table", { class: "grid sheet-table" });
   if (caption) table.append(el("caption", {}, t("table.score_sheet")));
-  table.append(el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), cols.map((c) => el("th", {}, columnName(c))))));
+  table.append(el("thead", {}, el("tr", {}, el("th", { class: "num" }, "#"), cols.map((c) => el("th", {}, c)))));
   const body = el("tbody");
   let totals = cols.map(() => 0);
   deals.forEach((deal, index) => {

@@ -668,6 +668,23 @@ def test_a_long_name_does_not_squeeze_the_score_sheet(live, new_page):
     healthy(page)
 
 
+def test_partners_each_keep_a_line_of_the_score_sheets_heading(live, new_page):
+    """A long first partner is cut alone, the second partner whole under it: joined on one line
+    the first name had pushed "& Stanislav" out of the column ("Константин44 &…")."""
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "open", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Wolfeschlegelsteinhausenbergerdo", 0)
+    httpx.post(f"{live.http}/api/rooms/{code}/join", json={"name": "Stanislav", "seat": 2}).raise_for_status()
+    page.wait_for_function("document.querySelector('[data-testid=score-sheet] thead .colname')?.textContent.includes('Stanislav')")
+    lines = page.evaluate("""() => [...document.querySelector('[data-testid=score-sheet] thead .colname').children]
+      .map((line) => ({text: line.textContent, cut: line.scrollWidth > line.clientWidth, top: line.getBoundingClientRect().top}))""")
+    assert [line["text"] for line in lines] == ["Wolfeschlegelsteinhausenbergerdo", " & Stanislav"]
+    assert lines[0]["cut"] and not lines[1]["cut"] and lines[1]["top"] > lines[0]["top"], lines
+    assert page.get_attribute("[data-testid=score-sheet] thead .colname", "title") == \
+        "Wolfeschlegelsteinhausenbergerdo & Stanislav"
+    healthy(page)
+
+
 # -- your turn, beyond the table -------------------------------------------------------------------
 
 # A desktop notification and a sound, recorded rather than made: window.__notes, window.__tones;

@@ -4,7 +4,7 @@
 // for the people at the table. Once the match is over: the winners, the final totals,
 // "Rematch" and who asked for it.
 import { t, el, cardText } from "../common.js";
-import { columnLabels, columnName, dealDetails } from "../sheet.js";
+import { columnLabels, columnNames, dealDetails } from "../sheet.js";
 import { table } from "./state.js";
 import { announce } from "./notices.js";
 
@@ -32,7 +32,7 @@ export function drawResult({ names, teams, send }) {
   const line = headline(m.game, last.summary, names);
   box.replaceChildren(...[title, line,
     m.finished ? el("h3", { class: "last-deal" }, t("result.last_deal", { n: m.deals.length })) : null,
-    sides(m, last, labels, names),
+    sides(m, last, columnNames(teams, names), names),
     whatNext(send, names, m.finished)].filter(Boolean));
   drawDealCountdown();
   tell(m, labels, [title.textContent, line ? wordsOf(line) : ""]);
@@ -68,12 +68,12 @@ function headline(game, summary, names) {
 
 // One block per column (a seat, or a team): the deal's points, their details (the contract is
 // the headline's), the total after.
-function sides(m, last, labels, names) {
-  return el("div", { class: "result-sides" }, labels.map((label, i) => {
+function sides(m, last, headings, names) {
+  return el("div", { class: "result-sides" }, headings.map((heading, i) => {
     const won = m.finished && m.winners.includes(i);
     const score = last.scores[i];
     return el("div", { class: "result-side" + (won ? " winner" : ""), "data-testid": "result-side-" + i },
-      el("h3", {}, columnName(label), won ? " ★" : ""),
+      el("h3", {}, heading, won ? " ★" : ""),
       el("p", { class: "deal-points", "data-testid": "result-points-" + i }, (score > 0 && m.game === "big_mariage" ? "+" : "") + String(score)),
       el("ul", { class: "details" }, dealDetails(m.game, last.summary, i, names, false).map((part) => el("li", {}, part))),
       el("p", { class: "total", "data-testid": "result-total-" + i }, t("result.total", { n: m.totals[i] })));
