@@ -31,6 +31,14 @@ export function tWho(key, vars) {
     el("span", { class: "named" }, lead, el("span", { class: "who" }, String(vars.name)), tail), after.slice(tail.length)];
 }
 
+/** t() with nodes for some of its {names} (a card written with cardText, read by its name): an
+ * array of text and nodes, for el(). */
+export function tParts(key, vars) {
+  const nodes = Object.entries(vars).filter(([, v]) => v instanceof Node);
+  const marks = Object.fromEntries(nodes.map(([name], i) => [name, `\u0000${i}\u0000`]));
+  return t(key, { ...vars, ...marks }).split("\u0000").map((part, i) => (i % 2 ? nodes[Number(part)][1] : part));
+}
+
 // Plural forms, ICU's way: "{n, plural, one {# free seat} other {# free seats}}" takes the form
 // that the page's language uses for n (Intl.PluralRules: Russian has one, few and many — 1 место,
 // 2 места, 5 мест — and "other" for fractions; "=0" would match 0 exactly); # is n. A form may
@@ -65,6 +73,9 @@ export function cardText(card) {
   span.className = "cardtext" + (isRed(card) ? " red" : "");
   span.dataset.card = card;  // (for spoken(): its name rather than "Q♠")
   span.textContent = cardLabel(card);
+  // read by its name wherever it is ("Т♥" had been read as a letter and a symbol)
+  span.setAttribute("role", "img");
+  span.setAttribute("aria-label", cardName(card));
   return span;
 }
 

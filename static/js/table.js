@@ -2,7 +2,7 @@
 // actions box, the result panel, the score sheet and the chat, and holds the page's own
 // controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
 // controls are in table/panels/.
-import { t, tWho, el, cardLabel, errorText, refusalText, actionText } from "./common.js";
+import { t, tWho, tParts, el, cardText, cardsText, errorText, refusalText, actionText, spoken } from "./common.js";
 import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
@@ -55,6 +55,7 @@ function onMessage(msg, hello) {
       if (msg.event && table.state) {
         announceEvent(msg.event, table.state);
         tellTimerPlayed(msg.event);
+        if (state) tellDrawn(msg.event, table.state, state);
       }
       if (state) receive(state, false);
       else if (unmark) draw();
@@ -77,7 +78,7 @@ function onMessage(msg, hello) {
       if (answered(msg.id)) draw();
       chatRefused(msg.id);
       if (msg.code === "bad_token") saveSeat(null);
-      if (tried && msg.code === "illegal") toast(t("table.not_playable", { card: cardLabel(tried), reason: refusalText(msg) }), "info");
+      if (tried && msg.code === "illegal") toast(tParts("table.not_playable", { card: cardText(tried), reason: refusalText(msg) }), "info");
       else toast(errorText(msg));
       break;
     }
@@ -86,12 +87,20 @@ function onMessage(msg, hello) {
   }
 }
 
+// Marjolet: the card a draw brings into one's hand is said (the hand grows by it, unmarked).
+function tellDrawn(ev, before, after) {
+  const me = before.you.seat, hands = (s) => (s.match && s.match.deal && s.match.deal.hands && s.match.deal.hands[me]) || [];
+  if (ev.kind !== "action" || ev.action.type !== "draw" || me === null) return;
+  const had = new Set(hands(before)), drawn = hands(after).filter((card) => !had.has(card));
+  if (drawn.length) announce(spoken([t("announce.you_drew"), " ", cardsText(drawn)]) + ".");
+}
+
 // The turn timer ran out and the rules bot moved for this person (docs/protocol.md `timer`).
 function tellTimerPlayed(ev) {
   if (ev.kind !== "action" || !ev.timer || ev.seat !== table.state.you.seat) return;
   const said = [t("table.timer_played"), " ", ...actionText(ev.seat, ev.action, seatNames(table.state))];
   toast(said, "info");
-  announce(said.map((part) => (typeof part === "string" ? part : part.textContent)).join(""));
+  announce(spoken(said));
 }
 
 // -- drawing -------------------------------------------------------------------------------------
@@ -230,7 +239,21 @@ function showPanel(name) {
   $("toggle-sheet").setAttribute("aria-expanded", String(open === "sheet"));
   $("toggle-chat").setAttribute("aria-expanded", String(open === "chat"));
   if (open === "chat") chatSeen();
+  coverTable();
 }
+
+// (cardroom.css's query for the panels over the table)
+const PANELS_OVER = matchMedia("(max-width: 900px), (max-height: 500px) and (orientation: landscape)");
+// What a panel lies over is out of the keyboard's and the screen reader's reach while it is open:
+// Tab had gone on into the hidden hand, and Enter chosen a card nobody saw.
+const COVERED = ".topbar, .tablebar > :not(.tools), #join-panel, .table-layout > :not(.side)";
+function coverTable() {
+  const covered = Boolean(app.dataset.panel) && PANELS_OVER.matches;
+  const lost = covered && document.activeElement.closest(COVERED);
+  for (const part of document.querySelectorAll(COVERED)) part.inert = covered;
+  if (lost) $(app.dataset.panel === "chat" && !$("chat-form").hidden ? "chat-input" : "sheet").focus();
+}
+PANELS_OVER.addEventListener("change", coverTable);
 $("back-to-play").addEventListener("click", () => { showPanel(app.dataset.panel); focusNext(); });
 $("toggle-sheet").addEventListener("click", () => showPanel("sheet"));
 $("toggle-chat").addEventListener("click", () => showPanel("chat"));

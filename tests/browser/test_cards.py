@@ -249,7 +249,7 @@ def test_own_hand_and_passed_cards_show_their_rank_suit_colour_and_name(live, ne
         chosen.append(card.get_attribute("data-card"))
         card.click()
         page.wait_for_selector(f".hand-row .card.selected[data-card='{chosen[-1]}']")
-    assert card_texts(page, "#actions .cardtext") == [text_card(c, lang) for c in chosen]
+    assert card_texts(page, "#actions .pass-chosen .cardtext") == [text_card(c, lang) for c in chosen]
     page.click("[data-testid=pass-button]")
     page.wait_for_selector("[data-testid=received] .cardtext")
     received = page.evaluate("window.cardroomTable.state.match.deal.received[0]")

@@ -90,6 +90,33 @@ def test_marjolet_window_by_keyboard_keeps_the_focus_and_is_said(paused, new_pag
     healthy(page)
 
 
+def test_marjolet_the_card_drawn_and_the_strict_play_are_said(paused, new_page):
+    """The card a draw brings is said by its name (the hand grew by it, unmarked, and only "Your
+    turn" was said), and the end phase's rule once as it begins (it had only been shown)."""
+    code = create_room(paused, "marjolet", ["open", "bot:rules"], {"target": 5000})
+    page = new_page()
+    page.add_init_script(SAID_LOG)
+    sit(page, paused, code, "Anna", 0)
+    watch = Watch([page], 120, "a Marjolet deal to its strict play")
+    while not (state(page)["match"]["deal"].get("end_phase") and "strict play" in said(page)):
+        watch(said(page)[-300:])
+        if page.locator("[data-testid=draw]").count():
+            act(page, page.locator("[data-testid=draw]"))
+        elif my_turn(page):
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+    text = said(page)
+    assert len(re.findall(r"You draw (seven|eight|nine|ten|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)\.", text)) >= 2, text
+    assert text.count("Stock exhausted: strict play! Follow suit and head the trick") == 1, text
+    while my_turn(page) or state(page)["match"]["deal"]["tricks_played"] < 12:  # two tricks more
+        watch(said(page)[-300:])
+        if not (my_turn(page) and play_first_legal(page)):
+            page.wait_for_timeout(30)
+    assert said(page).count("strict play!") == 1, said(page)  # (once a deal, not once a trick)
+    healthy(page)
+
+
 def test_black_maria_pass_by_keyboard_then_what_came_is_said(live, new_page):
     code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
     page = new_page(locale="ru-RU")
@@ -125,6 +152,11 @@ def test_black_maria_pass_by_keyboard_then_what_came_is_said(live, new_page):
     assert len(received) == 3 and "♠" not in text.split("Вы получили")[1], text
     if state(page)["match"]["moves"].get("play"):  # to lead: the turn is said again, now to play
         assert text.split("Выберите 3 карты")[1].count("Ваш ход") >= 1, text
+    # a card written small is read by its name too ("Т♥" had been read as a letter and a sign)
+    cards = page.locator("[data-testid=received] .cardtext").evaluate_all(
+        "cs => cs.map(c => [c.getAttribute('role'), c.getAttribute('aria-label'), c.dataset.card])")
+    assert [(role, card) for role, _, card in cards] == [("img", card) for card in received], cards
+    assert all(re.fullmatch(r"\w+ (пик|червей|бубён|треф)", name) for _, name, _ in cards), cards
     healthy(page)
 
 
@@ -164,8 +196,13 @@ def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper(live, new_page)
         else:
             page.wait_for_timeout(50)
     low = int(page.text_content("[data-testid=bid-value]"))
+    # each step says what it does, heard alone; the lowest bid's "−5" says it can go no lower
+    names = page.locator(".stepper button").evaluate_all("bs => bs.map(b => [b.getAttribute('aria-label'), b.getAttribute('aria-disabled')])")
+    assert names == [["Lower the bid by 5", "true"], ["Raise the bid by 5", "false"], ["Raise the bid by 20", "false"]], names
+    assert page.get_attribute("[data-testid=bid-button]", "aria-describedby") == "bid-value"
     page.focus("[data-testid=bid-value-up]")
     page.keyboard.press("Enter")
+    assert page.get_attribute("[data-testid=bid-value-down]", "aria-disabled") == "false"
     before = page.evaluate("window.cardroomTable.seq")
     page.evaluate("window.cardroomTable.reconnectNow()")  # a welcome: the table drawn anew
     page.wait_for_function("(b) => window.cardroomTable.seq >= b && document.querySelector('[data-testid=bid-button]')", arg=before)
@@ -180,6 +217,44 @@ def given_and_played(page) -> bool:
     deal = state(page)["match"]["deal"]
     return any(g.get("to") == 0 and g.get("card") for g in deal.get("gives") or []) \
         and len(deal.get("played") or []) >= 16
+
+
+def test_a_seat_taken_by_keyboard_keeps_the_focus_at_the_table(live, new_page):
+    """The seat's form goes once the seat is taken: the focus goes on to the hand (it had fallen
+    to the page's body, back at the top of the page)."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    page.goto(f"{live.http}/r/{code}")
+    page.fill("#seat-name", fresh_name("Anna"))
+    page.check("[data-testid=seat-guest]")
+    page.focus("[data-testid=take-seat-0]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".seat.me[data-seat='0']")
+    assert focus_lands(page, "a seat taken") in ("hand", "actions")
+    healthy(page)
+
+
+def test_a_panel_over_the_table_takes_what_it_covers_out_of_reach(live, new_page):
+    """On a phone, the score sheet or the chat opened over the table: Tab goes nowhere under it
+    (it had gone on into the hidden hand, and Enter chosen a card nobody saw); S pressed on a
+    card takes the focus into the sheet, and the table is back when it closes."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page({"width": 640, "height": 400})
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    page.focus(".hand-row .card:first-child")
+    page.keyboard.press("s")
+    assert page.get_attribute("#toggle-sheet", "aria-expanded") == "true"
+    assert page.evaluate("document.activeElement.id") == "sheet"
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        where = page.evaluate("document.activeElement.closest('#felt, #actions, #hand, #result, .topbar')?.id ?? null")
+        assert where is None, f"the focus went under the sheet: {where}"
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.getElementById('hand').inert") is False
+    page.focus(".hand-row .card:first-child")  # (it may be focused again)
+    assert page.evaluate("document.activeElement.classList.contains('card')")
+    healthy(page)
 
 
 def test_lobby_a_table_made_moves_the_focus_to_its_link(live, new_page):

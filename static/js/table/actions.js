@@ -39,13 +39,14 @@ export function drawActions({ panel, moves, names, send, act }) {
 }
 
 // What the game's panel has to tell the person in this deal (the cards received, what a
-// Marjolet window asks after each trick), each said once.
+// Marjolet window asks after each trick), each said once a trick ({once: text}: once a deal).
 function tellNews(sentences, m) {
   const said = table.said;
   const deal = [(table.state.room.match || {}).id, m.deals.length].join(":");
   if (said.newsDeal !== deal) Object.assign(said, { newsDeal: deal, news: new Set() });
-  for (const text of sentences) {
-    const key = (m.deal.tricks_played ?? "") + "|" + text;
+  for (const sentence of sentences) {
+    const text = sentence.once ?? sentence;
+    const key = (sentence.once ? "" : m.deal.tricks_played ?? "") + "|" + text;
     if (said.news.has(key)) continue;
     said.news.add(key);
     announce(text);

@@ -129,6 +129,8 @@ document.addEventListener("focusin", () => { lost = null; });
 export function rememberFocus() {
   const a = document.activeElement;
   if (!a || a === document.body) return lost && performance.now() - lost.at < LOST_MS ? lost : null;
+  // (a seat taken, its form goes: the focus had gone back to the top of the page)
+  if (a.closest("#join-panel")) return { joining: true };
   const area = a.closest("#hand, #actions, #result");
   if (!area) return null;
   if (a.dataset.card && area.id === "hand") return { card: a.dataset.card, index: [...a.parentNode.children].indexOf(a) };
@@ -152,6 +154,7 @@ export function focusNext() {
 }
 
 function samePlace(place) {
+  if (place.joining) return document.getElementById("join-panel").hidden ? null : document.activeElement;
   if (place.card) {
     const cards = document.querySelectorAll("#hand .card");
     return document.querySelector(`#hand .card[data-card="${place.card}"]`) || cards[Math.min(place.index, cards.length - 1)] || null;

@@ -15,16 +15,24 @@ export function cardMarks(deal, me) {
   ]);
 }
 
-// A value among `values` (the legal bids or contracts) moved by −5, +5 and +20.
-function stepper(values, current, onChange, testid) {
+// A value among `values` (the legal bids or contracts) moved by −5, +5 and +20; `what`: its name
+// ("bid", "contract"). Heard alone, "−5" had said nothing: each button says what it does, the
+// value is read as it changes (an output is a status), and an end is marked (not disabled: the
+// focus stays on it).
+function stepper(values, current, onChange, testid, what) {
   let i = Math.max(0, values.indexOf(current));
-  const out = el("output", { class: "bidvalue", "data-testid": testid }, String(values[i]));
-  const set = (j) => { i = Math.max(0, Math.min(values.length - 1, j)); out.textContent = String(values[i]); onChange(values[i]); };
-  return el("span", { class: "stepper" },
-    el("button", { type: "button", class: "button", "aria-label": "−5", "data-testid": testid + "-down", onclick: () => set(i - 1) }, "−5"),
-    out,
-    el("button", { type: "button", class: "button", "aria-label": "+5", "data-testid": testid + "-up", onclick: () => set(i + 1) }, "+5"),
-    el("button", { type: "button", class: "button", "data-testid": testid + "-up20", onclick: () => set(i + 4) }, "+20"));
+  const out = el("output", { class: "bidvalue", id: testid, "data-testid": testid }, String(values[i]));
+  const step = (by, suffix) => el("button", { type: "button", class: "button", "data-testid": testid + suffix,
+    "aria-label": t(by < 0 ? "bm.step_down" : "bm.step_up", { what: t("bm." + what + "_name"), n: Math.abs(by) * 5 }), onclick: () => set(i + by) }, (by < 0 ? "−" : "+") + Math.abs(by) * 5);
+  const buttons = [step(-1, "-down"), step(1, "-up"), step(4, "-up20")];
+  const set = (j) => {
+    i = Math.max(0, Math.min(values.length - 1, j));
+    out.textContent = String(values[i]);
+    buttons.forEach((b, k) => b.setAttribute("aria-disabled", String(k ? i === values.length - 1 : i === 0)));
+    onChange(values[i]);
+  };
+  set(i);
+  return el("span", { class: "stepper" }, buttons[0], out, buttons[1], buttons[2]);
 }
 
 const suitText = (suit) => SUIT_SYMBOL[suit] + " " + suitName(suit);
@@ -33,6 +41,7 @@ export function news({ deal, moves, me }) {
   return [
     ...(deal.kitty && me === deal.declarer && deal.phase === "kitty" ? [spoken([t("bm.kitty_cards"), " ", cardsText(deal.kitty)]) + "."] : []),
     ...(moves.give ? [t("bm.give_help")] : []),
+    ...(moves.contract ? [t("bm.contract_news", { n: moves.contract[0] })] : []),
   ];  // (a card given is said by its event, to the one who got it)
 }
 
@@ -46,8 +55,8 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     if (moves.bid && moves.bid.length) {
       // each time the bidding comes round, the stepper starts at the lowest bid allowed
       if (chosen.bidTurn !== deal.bids.length) Object.assign(chosen, { bid: moves.bid[0], bidTurn: deal.bids.length });
-      box.append(stepper(moves.bid, chosen.bid, (v) => { chosen.bid = v; }, "bid-value"),
-        el("button", { type: "button", class: "button primary", "data-testid": "bid-button", onclick: () => act({ type: "bid", value: chosen.bid }) }, t("bm.bid")));
+      box.append(stepper(moves.bid, chosen.bid, (v) => { chosen.bid = v; }, "bid-value", "bid"),
+        el("button", { type: "button", class: "button primary", "data-testid": "bid-button", "aria-describedby": "bid-value", onclick: () => act({ type: "bid", value: chosen.bid }) }, t("bm.bid")));
     }
     box.append(el("button", { type: "button", class: "button", "data-testid": "pass-button", onclick: () => act({ type: "pass" }) }, t("bm.pass")));
     line(box);
@@ -79,8 +88,8 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   }
   if (moves.contract) {
     if (!moves.contract.includes(chosen.contract)) chosen.contract = moves.contract[0];
-    line(el("div", { class: "bidbox" }, t("bm.fix_contract"), " ", stepper(moves.contract, chosen.contract, (v) => { chosen.contract = v; }, "contract-value"),
-      el("button", { type: "button", class: "button primary", "data-testid": "contract-button", onclick: () => act({ type: "contract", value: chosen.contract }) }, t("bm.contract_button"))));
+    line(el("div", { class: "bidbox" }, t("bm.fix_contract"), " ", stepper(moves.contract, chosen.contract, (v) => { chosen.contract = v; }, "contract-value", "contract"),
+      el("button", { type: "button", class: "button primary", "data-testid": "contract-button", "aria-describedby": "contract-value", onclick: () => act({ type: "contract", value: chosen.contract }) }, t("bm.contract_button"))));
     if (firstDeal(state)) line(el("span", { class: "note aim", "data-testid": "aim" }, t("bm.contract_help")));
   }
   if (moves.trump && moves.trump.length) {

@@ -1,7 +1,7 @@
 // Black Maria's controls: choosing the cards to pass (kept across a reload), what was passed,
 // and the cards received; the hand marks the cards passed until the play starts, and the cards
 // received until the first trick is won.
-import { t, el, cardLabel, cardsText, spoken } from "../../common.js";
+import { t, tParts, el, cardText, cardsText, spoken } from "../../common.js";
 import { table, keepPassChoice, forgetPassChoice, firstDeal } from "../state.js";
 
 const beforeFirstTrick = (deal) => deal.phase === "play" && (deal.tricks_won || []).every((n) => n === 0);
@@ -38,7 +38,7 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     // (the cards chosen beside the button: after the words they had made the moves a line
     // taller as the third was chosen, and a phone held sideways scroll; see .pass-chosen)
     line(t("bmaria.choose_pass", { n: moves.pass.choose, name: right }));
-    if (firstDeal(state)) line(el("span", { class: "note aim", "data-testid": "aim" }, t("bmaria.aim", { queen: cardLabel("QS"), king: cardLabel("KS"), ace: cardLabel("AS") })));
+    if (firstDeal(state)) line(el("span", { class: "note aim", "data-testid": "aim" }, tParts("bmaria.aim", { queen: cardText("QS"), king: cardText("KS"), ace: cardText("AS") })));
     line(el("button", { type: "button", class: "button primary", "data-testid": "pass-button", disabled: chosen.pass.size !== moves.pass.choose,
       onclick: () => act({ type: "pass", cards: [...chosen.pass] }) }, t("bmaria.pass_button", { n: chosen.pass.size, k: moves.pass.choose })), " ", el("span", { class: "pass-chosen" }, cardsText([...chosen.pass])));
   } else if (chosen.pass.size) {  // (passed: a choice lives while the pass is to be made)

@@ -12,7 +12,10 @@ const windowText = (moves) => {
   return t(declare ? (moves.exchange ? "mj.window" : "mj.window_declare") : (moves.exchange ? "mj.window_exchange" : "mj.window_draw"));
 };
 
-export const news = ({ moves }) => (moves.draw ? [windowText(moves)] : []);
+export const news = ({ deal, moves }) => [
+  ...(moves.draw ? [windowText(moves)] : []),
+  ...(deal.end_phase && deal.phase !== "over" ? [{ once: t("mj.end_phase") + " " + t("mj.end_phase_more") }] : []),
+];
 
 export function drawControls({ state, deal, moves, names, line, act }) {
   if (firstDeal(state) && moves.play && deal.tricks_played < 3) line(el("span", { class: "note aim", "data-testid": "aim" }, t("mj.stock_rule")));
