@@ -1,6 +1,7 @@
 // The match page's post-match analysis (docs/analysis.md): its progress, a summary per
-// player, a chart of where the points were lost, and each replay step's mark.
-import { t, el, actionText, refusalText, LANG } from "./common.js";
+// player, the marked moves and a chart of where the points were lost (each taking the replay
+// to its move), and each replay step's mark.
+import { t, el, actionText, refusalText, spoken, LANG } from "./common.js";
 
 const MARKS = ["inaccuracy", "mistake", "blunder"];
 // (as chess writes them: a phone's summary heads its columns with these, the words under it)
@@ -20,13 +21,15 @@ function svg(tag, attrs, ...children) {
 }
 
 /** The analysis section of ``match`` (a finished match), into ``box``; ``onResult(result)``
- * once an analysis is there (the replay shows its marks). */
-export function startAnalysis(box, match, names, onResult) {
+ * once an analysis is there (the replay shows its marks); ``showMove(deal, index)`` takes the
+ * replay to a deal's decision. */
+export function startAnalysis(box, match, names, onResult, showMove) {
   const status = el("p", { class: "an-status", "data-testid": "analysis-status" });
   const ask = el("button", { type: "button", class: "button", "data-testid": "analysis-ask", hidden: true });
   const summary = el("div", { class: "scroll an-summary", "data-testid": "analysis-summary" });
+  const marked = el("div", { class: "an-marked", "data-testid": "analysis-marked" });
   const chart = el("div", { class: "chart-box", "data-testid": "analysis-chart" });
-  box.append(status, ask, summary, chart);
+  box.append(status, ask, summary, marked, chart);
   const url = `/api/matches/${match.id}/analysis`;
   let timer = null;
 
@@ -56,7 +59,8 @@ export function startAnalysis(box, match, names, onResult) {
     ask.textContent = t("analysis.again");
     ask.hidden = false;
     renderSummary(summary, a.result, names);
-    renderChart(chart, a.result, names);
+    renderMarked(marked, a.result, names, showMove);
+    renderChart(chart, a.result, names, showMove);
     onResult(a.result);
   }
 
@@ -71,6 +75,7 @@ export function startAnalysis(box, match, names, onResult) {
       return;
     }
     summary.replaceChildren();
+    marked.replaceChildren();
     chart.replaceChildren();
     onResult(null);
     load();
@@ -92,9 +97,25 @@ function renderSummary(box, result, names) {
   box.replaceChildren(el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, ...rows)), legend);
 }
 
+/** The marked moves in the match's order, each a button to it in the replay: what was played,
+ * what it cost, what was better (they had been found only by stepping through the replay). */
+function renderMarked(box, result, names, showMove) {
+  const moves = result.deals.flatMap((deal) => deal.decisions.filter((d) => d.mark).map((d) => ({ deal: deal.deal, d })));
+  if (!moves.length) { box.replaceChildren(el("p", { class: "muted" }, t("analysis.no_marks"))); return; }
+  box.replaceChildren(el("details", { open: true },
+    el("summary", {}, el("h3", {}, t("analysis.marked", { n: moves.length }))),
+    el("ol", {}, ...moves.map(({ deal, d }) => el("li", {},
+      el("button", { type: "button", class: "an-move mark-" + d.mark, "data-testid": "analysis-move", onclick: () => showMove(deal, d.index) },
+        el("span", { class: "symbol", "aria-hidden": "true" }, SYMBOLS[d.mark]), " ",
+        el("b", {}, t("analysis.in_deal", { n: deal + 1 })), " ", ...actionText(d.seat, d.action, names), " — ",
+        t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: tenths(d.cost) }), " · ", t("analysis.better"), " ",
+        ...actionText(d.seat, d.best, names)))))));
+}
+
 /** Every decision with a choice along the match, its cost upwards (a dot a decision, in its
- * player's colour, ringed when marked), the deals apart: where each deal turned. */
-function renderChart(box, result, names) {
+ * player's colour, ringed when marked; a click takes the replay to it), the deals apart: where
+ * each deal turned. */
+function renderChart(box, result, names, showMove) {
   const points = [];
   for (const deal of result.deals) {
     for (const d of deal.decisions) if (!d.forced) points.push({ deal: deal.deal, d });
@@ -112,7 +133,8 @@ function renderChart(box, result, names) {
     }
     const dot = svg("circle", { cx: x(i), cy: y(p.d.cost), r: p.d.mark ? 4 : 2,
       fill: COLOURS[p.d.seat % COLOURS.length], class: p.d.mark ? "an-dot mark-" + p.d.mark : "an-dot" },
-    svg("title", {}, `${t("analysis.deal", { n: p.deal + 1 })} · ${names[p.d.seat]} · ${tenths(p.d.cost)}`));
+    svg("title", {}, `${t("analysis.deal", { n: p.deal + 1 })} · ${spoken(actionText(p.d.seat, p.d.action, names))} · ${tenths(p.d.cost)}`));
+    dot.addEventListener("click", () => showMove(p.deal, p.d.index));  // (the list above, for a keyboard)
     parts.push(dot);
   });
   // what the axes are: the points lost, up to the largest; the deals, along (the first named)

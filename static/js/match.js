@@ -16,8 +16,9 @@ const $ = (id) => document.getElementById(id);
 // The post-match analysis: its marks show in the replay once it is there.
 let analysis = null;
 let redraw = () => {};
+let showMove = () => {};  // (the replay's, once it is loaded)
 if ($("analysis") && match.status === "finished") {
-  startAnalysis($("analysis"), match, names, (result) => { analysis = result; redraw(); });
+  startAnalysis($("analysis"), match, names, (result) => { analysis = result; redraw(); }, (deal, index) => showMove(deal, index));
 }
 
 renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [], finished: match.status === "finished", caption: false, target: (match.options || {}).target });
@@ -77,6 +78,12 @@ async function startReplay() {
     keepHeight();
   };
   redraw = () => show(i);
+  // a marked move chosen in the analysis: the replay at it, in sight, the focus on its position
+  showMove = (deal, index) => {
+    show(frames.findIndex((f) => f.deal === deal) + 1 + index);
+    $("replay-section").scrollIntoView({ block: "start" });
+    slider.focus({ preventScroll: true });
+  };
   const dealStart = (dir) => {
     const cur = frames[i].deal;
     if (dir < 0) {

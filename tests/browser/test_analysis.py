@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from tests.browser.conftest import PHONE, shot
+from tests.browser.test_a11y import AXE, Audit
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +88,19 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     assert measure in status.inner_text()
     assert f"mark-{decision['mark']}" in mark.get_attribute("class")
     shot(page, f"analysis-{lang}")
+    # the marked moves listed in the match's order, each taking the replay to itself (they had
+    # been found only by stepping through the whole replay)
+    moves = page.get_by_test_id("analysis-move")
+    assert moves.count() == len(marked)
+    deal, decision = marked[-1]
+    moves.last.focus()
+    page.keyboard.press("Enter")
+    first = next(i for i, f in enumerate(frames) if f["deal"] == deal)
+    where = {"en": "deal {}/{} · step {}/{}", "ru": "раздача {}/{} · шаг {}/{}"}[lang]
+    assert page.get_by_test_id("replay-where").inner_text() == where.format(
+        deal + 1, frames[-1]["deal"] + 1, first + decision["index"] + 2, len(frames))
+    assert mark.inner_text().startswith(words[decision["mark"]]) and tenths(decision["cost"]) in moves.last.inner_text()
+    assert page.evaluate("document.activeElement.id") == "rp-slider"
     # the chart says what its axes are: the points lost, up to the most; each deal along
     labels = section.locator("svg.an-chart text.an-label").all_text_contents()
     lost = {"en": "points lost", "ru": "потеряно очков"}[lang]
@@ -120,6 +134,10 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     assert summary.locator(".an-mark-head .word").evaluate_all("(ws) => ws.every((w) => w.offsetWidth <= 1)")
     assert summary.locator(".an-marks").inner_text().startswith({"en": "?! inaccuracies", "ru": "?! неточности"}[lang])
     shot(page, f"analysis-phone-{lang}")
+    if AXE.exists():  # (test_a11y fails in CI without it)
+        audit = Audit()
+        audit(page, "the match page analysed, its marked moves listed")
+        audit.check()
     assert not page.errors
 
 
