@@ -185,11 +185,17 @@ function drawJoin(state, names) {
     t("table.take_seat", { n: s.seat + 1 }) + about(s))));
 }
 
+let sheetDeals = "";  // (the match and the count of deals the sheet was drawn with)
 function drawSheet(m, names, teams) {
   const box = $("sheet");
   if (!m) { box.replaceChildren(el("p", { class: "muted" }, t("sheet.empty"))); return; }
   // (the match's target said at its totals: nothing at the table had said it)
   renderSheet(box, { game: m.game, deals: m.deals, names, teams, winners: m.winners, finished: m.finished, target: table.state.room.options.target });
+  // a deal come in is brought into sight: the sheet scrolls, and the newest had been under its
+  // totals when a match's deals outgrew it
+  const deals = `${(table.state.room.match || {}).id}:${m.deals.length}`;
+  if (deals !== sheetDeals) box.scrollTop = box.scrollHeight;
+  sheetDeals = deals;
 }
 
 // -- page controls -------------------------------------------------------------------------------

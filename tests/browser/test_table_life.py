@@ -668,6 +668,21 @@ def test_a_long_name_does_not_squeeze_the_score_sheet(live, new_page):
     healthy(page)
 
 
+def test_the_newest_deal_is_in_sight_when_the_deals_outgrow_the_score_sheet(live, new_page):
+    """The sheet scrolls to the newest deal (the last deals of a match had been under its totals,
+    out of sight): a finished demo match of six deals, on a short desktop window."""
+    page = new_page({"width": 1280, "height": 560})
+    page.goto(f"{live.http}/r/DEMO02")
+    page.wait_for_function("document.querySelectorAll('[data-testid=score-sheet] tbody tr').length === 6")
+    seen = page.evaluate("""() => { const sheet = document.getElementById('sheet').getBoundingClientRect();
+      const rows = [...document.querySelectorAll('[data-testid=score-sheet] tbody tr')];
+      const last = rows[rows.length - 1].getBoundingClientRect(), foot = document.querySelector('[data-testid=score-sheet] tfoot th').getBoundingClientRect();
+      return {scrolls: document.getElementById('sheet').scrollHeight > sheet.height + 1, top: last.top, bottom: last.bottom, foot: foot.top, sheet: sheet.top}; }""")
+    assert seen["scrolls"], seen  # (else the test shows nothing)
+    assert seen["bottom"] <= seen["foot"] + 1 and seen["top"] >= seen["sheet"], seen
+    healthy(page)
+
+
 def test_partners_each_keep_a_line_of_the_score_sheets_heading(live, new_page):
     """A long first partner is cut alone, the second partner whole under it: joined on one line
     the first name had pushed "& Stanislav" out of the column ("Константин44 &…")."""
