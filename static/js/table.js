@@ -2,7 +2,7 @@
 // actions box, the result panel, the score sheet and the chat, and holds the page's own
 // controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
 // controls are in table/panels/.
-import { t, tWho, tParts, el, cardText, cardsText, errorText, refusalText, actionText, spoken } from "./common.js";
+import { t, tWho, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken } from "./common.js";
 import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
@@ -235,7 +235,16 @@ $("toggle-last").addEventListener("click", () => {
   // (on a phone, the sheet or the chat over the table gives way: the trick is on the felt)
   if (table.showLast && app.dataset.panel) showPanel(app.dataset.panel);
   draw();
+  if (table.showLast) tellLastTrick();
 });
+
+// The last trick shown is said: who played which card, who took it (shown on the felt only, it
+// had said nothing to a screen reader, the L key's focus staying in the hand).
+function tellLastTrick() {
+  const last = table.state.match.deal.last_trick, names = seatNames(table.state);
+  const played = last.cards.map(([seat, card]) => `${names[seat]} — ${cardName(card)}`).join(", ");
+  announce(t("announce.last_trick", { cards: played, name: names[last.winner] }));
+}
 
 // The score sheet and the chat: beside the table on a wide screen; on a phone, one of them at a
 // time over the table, opened and closed by its tab in the bottom bar.

@@ -219,6 +219,30 @@ def given_and_played(page) -> bool:
         and len(deal.get("played") or []) >= 16
 
 
+def test_the_last_trick_shown_is_said(live, new_page):
+    """L (or its button) shows the last trick on the felt and says it: who played which card,
+    who took it (it had said nothing, the focus staying in the hand)."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    page.add_init_script(SAID_LOG)
+    sit(page, live, code, "Anna", 0)
+    watch = Watch([page], 60, "a first trick played")
+    while not ((state(page)["match"]["deal"] or {}).get("last_trick") and my_turn(page)):
+        watch()  # (her turn: nothing moves while she reads the last trick)
+        if not pass_or_play(page):
+            page.wait_for_timeout(30)
+    last = state(page)["match"]["deal"]["last_trick"]
+    page.focus(".hand-row .card:first-child")
+    page.keyboard.press("l")
+    names = ["Anna", "Bot 2", "Bot 3"]
+    page.wait_for_function("window.said.join(' ').includes('Last trick:')")
+    text = said(page).split("Last trick: ")[1]
+    assert text.startswith(", ".join(f"{names[seat]} — " for seat, _ in last["cards"][:1])), text
+    assert all(f"{names[seat]} — " in text for seat, _ in last["cards"]), text
+    assert f"taken by {names[last['winner']]}." in text, text
+    healthy(page)
+
+
 def test_a_seat_taken_by_keyboard_keeps_the_focus_at_the_table(live, new_page):
     """The seat's form goes once the seat is taken: the focus goes on to the hand (it had fallen
     to the page's body, back at the top of the page)."""
