@@ -275,7 +275,7 @@ $("toggle-chat").addEventListener("click", () => showPanel("chat"));
 
 $("copy-invite").addEventListener("click", async () => {
   const link = app.dataset.invite || location.origin + "/r/" + table.code;
-  const copied = t("lobby.copied") + (app.dataset.loopback ? " " + t("lobby.invite_local") : "");
+  const copied = t("lobby.copied") + (app.dataset.loopback ? " " + t("table.invite_local") : "");
   try { await navigator.clipboard.writeText(link); toast(copied, "info"); } catch { toast(link, "info"); }
 });
 // A touch screen shows no title on hover: a tap on a seat's badge ("D", "A", "strong bot") or its

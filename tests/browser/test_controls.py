@@ -124,6 +124,9 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
     winner_names = [["Anna", "Bot 2", "Bot 3"][w] for w in over["winners"]]
     said = "Winner" if len(winner_names) == 1 else "Winners"  # (equal lowest totals share the win)
     assert page.text_content("[data-testid=match-over]") == f"The match is over. {said}: {', '.join(winner_names)}"
+    # the match's page is a link away (it had been reached only through the history)
+    match_id = state(page)["room"]["match"]["id"]
+    assert page.get_attribute("[data-testid=match-link]", "href") == f"/matches/{match_id}"
     # "Last trick" shows the deal's last trick, in place of the panel, until pressed again
     released = page.eval_on_selector("[data-testid=last-trick-button]", "b => getComputedStyle(b).backgroundColor")
     page.click("[data-testid=last-trick-button]")

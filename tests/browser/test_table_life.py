@@ -167,6 +167,7 @@ def test_toasts_go_away_after_their_time(live, new_page):
     assert page.evaluate("navigator.clipboard.readText()") == f"{live.http}/r/{code}"
     kind, text = page.evaluate("window.toastsSeen[0]")
     assert kind == "toast info" and "this computer only" in text
+    assert "README" not in text  # (the host's set-up is the lobby's to say, not every player's)
     page.wait_for_selector("#toast", state="hidden", timeout=5000)
     choose_three(page)
     page.locator(".hand-row .card.playable:not(.selected)").first.click()  # a fourth

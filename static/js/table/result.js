@@ -100,6 +100,8 @@ function whatNext(send, names, finished) {
   const ready = people.filter((s) => room.ready.includes(s.seat));
   if (ready.length && !iAmReady) out.append(el("p", { class: "note", "data-testid": "ready-list" }, t(finished ? "result.rematch_asked" : "result.ready", listed(ready))));
   if (!finished) out.append(el("p", { class: "countdown", id: "deal-countdown", "data-testid": "deal-countdown" }));
+  // (the match is in the history now: its page had been reached only through the history)
+  else if (room.match) out.append(el("a", { class: "button", href: "/matches/" + room.match.id, "data-testid": "match-link" }, t("result.match_page")));
   return out;
 }
 
