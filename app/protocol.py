@@ -60,6 +60,7 @@ REASONS = {
     "seat_taken": "seat {seat} is taken",
     "all_seats_taken": "every seat is taken",
     "seat_busy": "seat {seat} is played by someone who is here (or a bot)",
+    "away_briefly": "{name} has only just gone: a bot may play for them in {seconds} s",
     "already_seated": "{name} already sits at this table (seat {seat}): one seat each",
     "no_bot_kind": "no bot kind {bot!r} (rules, random or strong)",
     "need_name": "a name is needed",

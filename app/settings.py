@@ -21,6 +21,9 @@ class Settings(BaseSettings):
     #: Seconds a deal's summary stays on the table before the next deal, unless every person at
     #: the table asks for the next deal sooner (tests: 0).
     deal_pause: float = 15.0
+    #: Seconds a person must have been away before a bot may be handed their seat: a phone's
+    #: blip had let an opponent give it to the random bot at once, which bid for them (tests: 0).
+    standin_grace: float = 20.0
     #: Seconds into a person's turn before their connection is probed (a ping it must answer
     #: within ``probe_timeout``), so that a link that died is found while the table waits for
     #: it rather than at the next keepalive, 35-45 s on (0: no probe).

@@ -117,7 +117,7 @@ class LiveServer:
         from app.settings import Settings
 
         # limits off but where a test sets them: tests play many tables from one address
-        values = {"bot_delay": 0.0, "deal_pause": 0.0, "limits": False, **settings}
+        values = {"bot_delay": 0.0, "deal_pause": 0.0, "standin_grace": 0.0, "limits": False, **settings}
         self.settings = Settings(database_url=database_url, **values)
         self.app = create_app(self.settings)
         self.port = free_port()

@@ -224,6 +224,10 @@ class Room:
                 await self._start_if_full()
             elif now.kind == "human" and not now.standin \
                     and not await self.presence.anywhere(seat):
+                left = self.settings.standin_grace - self.presence.away_for(seat)
+                if left > 0:  # (a blip of a phone's link is not leaving the table)
+                    raise Refusal("not_available", "away_briefly", name=now.name,
+                                  seconds=math.ceil(left))
                 await self._change_seat(seat, standin=True, bot=kind)
             else:
                 raise Refusal("not_available", "seat_busy", seat=seat)
@@ -405,7 +409,7 @@ class Room:
         if seat is not None and not self.outbox.connected_here(seat):
             self.broadcaster.presence(self.code, seat, False)
             if not self.presence.elsewhere(seat):
-                self.outbox.presence(seat, False)
+                self.presence.gone(seat)
                 self.driver.poke()  # (the table may have waited for them alone: a rematch)
 
     # -- rebuilding ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 
 from ..fanout import PRESENCE_TTL
@@ -23,6 +24,19 @@ class Presence:
     def __init__(self, code: str, outbox, broadcaster):
         self.code, self.outbox, self.broadcaster = code, outbox, broadcaster
         self.remote: dict[int, dict[str, float]] = {}
+        #: seat -> when (monotonic) its person was last seen going: since then, away
+        self.gone_at: dict[int, float] = {}
+
+    def gone(self, seat: int) -> None:
+        """``seat``'s person is connected nowhere now: the connections are told."""
+        self.gone_at[seat] = time.monotonic()
+        self.outbox.presence(seat, False)
+
+    def away_for(self, seat: int) -> float:
+        """Seconds ``seat`` has been away (infinite if its going was not seen here: it went
+        before the room was loaded on this process)."""
+        gone = self.gone_at.get(seat)
+        return math.inf if gone is None else time.monotonic() - gone
 
     def __bool__(self) -> bool:
         return bool(self.remote)
@@ -71,7 +85,10 @@ class Presence:
         changed = False
         for seat, was in enumerate(before):
             if self.connected(seat) != was:
-                self.outbox.presence(seat, not was)
+                if was:
+                    self.gone(seat)
+                else:
+                    self.outbox.presence(seat, True)
                 changed = True
         return changed
 

@@ -151,7 +151,8 @@ async def table(code: str, request: Request, rooms: Registry):
         return missing(request, "missing.title", "missing.text", code=code)
     settings = request.app.state.settings
     return page(request, "table.html", code=code, room=room.describe(),
-                invite=invite_link(settings, code) if settings.public_url else "")
+                invite=invite_link(settings, code) if settings.public_url else "",
+                standin_grace=settings.standin_grace)
 
 
 def missing(request: Request, title: str, text: str, status: int = 404,

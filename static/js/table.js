@@ -66,6 +66,8 @@ function onMessage(msg, hello) {
       break;
     case "presence":
       follow(msg);
+      if (msg.connected) delete table.awaySince[msg.seat];
+      else table.awaySince[msg.seat] = performance.now();
       if (table.state) {
         const seat = table.state.room.seats[msg.seat];
         if (seat) seat.connected = msg.connected;
@@ -135,7 +137,7 @@ function draw() {
   $("toggle-last").disabled = !lastTrick;
   drawJoin(state, names);
   drawHand({ moves, cardMarks: panel.cardMarks, act, redraw: draw });
-  drawActions({ panel, moves, names, send, act });
+  drawActions({ panel, moves, names, send, act, redraw: draw });
   drawResult({ names, teams, send });
   drawSheet(m, names, teams);
   drawChat();

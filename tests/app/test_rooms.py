@@ -8,7 +8,7 @@ import asyncio
 import orjson
 import pytest
 
-from app.protocol import Follower
+from app.protocol import Follower, Refusal
 from app.rooms import Connection, RoomRegistry
 from app.settings import Settings
 from app.storage.repository import RoomRepository
@@ -38,7 +38,7 @@ class Seat:
 @pytest.fixture
 def options():
     """The table's match options and settings (a test may ask for others)."""
-    return {"target": 1}, {"deal_pause": 0}
+    return {"target": 1}, {"deal_pause": 0, "standin_grace": 0}
 
 
 @pytest.fixture
@@ -89,6 +89,27 @@ async def act(room, seats) -> None:
     action = ({"type": "play", "card": moves["play"][0]} if "play" in moves
               else {"type": "pass", "cards": moves["pass"]["from"][:3]})
     await room.act(seat, action, by=seats[seat].conn)
+
+
+@pytest.mark.parametrize("options", [({"target": 1}, {"deal_pause": 0, "standin_grace": 30})])
+async def test_a_seat_is_handed_to_a_bot_only_once_its_person_has_been_away_a_while(table):
+    """A blip of a phone's link is not leaving the table: within ``standin_grace`` of a
+    person's going, their seat is not handed to a bot (an opponent had given it to the random
+    bot 0.3 s after a phone went offline); after it, it is. A person whose going this process
+    did not see (away before the room was loaded here) counts as long away."""
+    room, seats, _ = table
+    room.detach(seats[2].conn)
+    with pytest.raises(Refusal) as refused:
+        await room.standin(0, 2, "random")
+    assert refused.value.reason == "away_briefly" and 29 <= refused.value.params["seconds"] <= 30
+    assert not room.state.seats[2].standin
+    room.presence.gone_at[2] -= 30  # (half a minute on)
+    await room.standin(0, 2, "random")
+    assert room.state.seats[2].standin
+    room.detach(seats[1].conn)
+    del room.presence.gone_at[1]
+    await room.standin(0, 1, "rules")
+    assert room.state.seats[1].standin
 
 
 async def test_each_change_of_room_or_chat_reaches_the_next_state(table):

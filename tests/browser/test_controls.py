@@ -4,6 +4,7 @@ layout of every table on a phone and a laptop (see conftest.py for the set-up)."
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import httpx
@@ -89,6 +90,47 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     assert b.locator(".hand-row .card").count() > 0
     assert b.locator("[data-testid^=standin-box-]").count() == 0
     healthy(a, b)
+
+
+@pytest.fixture(scope="module")
+def graceful(tmp_path_factory):
+    """A live server on which a seat goes to a bot only after its person is away 3 s."""
+    from tests.conftest import LiveServer, fresh_sqlite
+
+    server = LiveServer(fresh_sqlite(tmp_path_factory, "gracedb"), standin_grace=3.0).start()
+    yield server
+    server.stop()
+
+
+def test_a_bot_is_offered_for_someone_only_once_they_have_been_away_a_while(graceful, new_page):
+    """A phone's blip is not leaving: while Boris has only just gone, the table says so and
+    offers no bot (one had been offered, and taken, 0.3 s after his link dropped); a while on,
+    it does. Back, he is told that a bot sat in for him, though it played no card of his."""
+    live = graceful
+    code = create_room(live, "big_mariage", ["open", "open", "bot:rules", "bot:rules"])
+    a, b = new_page(), new_page(PHONE)
+    sit(a, live, code, "Anna", 0)
+    sit(b, live, code, "Boris", 1)
+    b.context.set_offline(True)
+    a.wait_for_selector("[data-testid=presence-1].off")
+    gone = time.monotonic()
+    assert "Boris has just lost the connection" in a.text_content("[data-testid=away-note-1]")
+    assert a.locator("[data-testid^=standin-box-]").count() == 0
+    refused = a.evaluate("""() => new Promise((done) => { const sock = new WebSocket(location.origin.replace('http', 'ws') + '/ws/' + window.cardroomTable.state.room.code);
+      sock.onmessage = (e) => { const m = JSON.parse(e.data); if (m.type === 'error') done(m.reason); };
+      sock.onopen = () => sock.send(JSON.stringify({type: 'hello', token: JSON.parse(localStorage.getItem('cardroom.seat.' + window.cardroomTable.state.room.code)).token}));
+      setTimeout(() => sock.send(JSON.stringify({type: 'standin', seat: 1, bot: 'random'})), 300); })""")
+    assert refused == "away_briefly"  # (the server's rule, not only the page's)
+    a.refusals.clear()  # (that one was asked for)
+    a.locator("[data-testid=standin-box-1]").wait_for(timeout=6000)
+    assert time.monotonic() - gone >= 2.5
+    a.click("[data-testid=standin-1-rules]")
+    wait_state(a, "s.room.seats[1].standin")
+    b.context.set_offline(False)
+    told = b.locator("#toast.info", has_text="While you were away, a bot sat in for you")
+    told.wait_for(timeout=15000)
+    wait_state(a, "!s.room.seats[1].standin")
+    healthy(a)
 
 
 def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):

@@ -7,7 +7,7 @@ import { announce } from "./notices.js";
 
 /** `moves`: what the person may do now (none while a finished trick is held); `names` by seat
  * (state.js); `send` and `act` are the connection's. */
-export function drawActions({ panel, moves, names, send, act }) {
+export function drawActions({ panel, moves, names, send, act, redraw }) {
   const box = document.getElementById("actions");
   box.replaceChildren();
   const { state, said } = table;
@@ -32,7 +32,7 @@ export function drawActions({ panel, moves, names, send, act }) {
     said.status = asked;
     if (mine || !m) announce(status);
   }
-  drawStandins(state, line, send);
+  drawStandins(state, line, send, redraw);
   if (!m || !m.deal) return;
   panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
   if (me !== null && panel.news) tellNews(panel.news({ state, deal: m.deal, moves, me, names }), m);
@@ -67,9 +67,14 @@ function waitingText(state, names) {
 }
 
 // Stand-ins (docs/protocol.md `standin`): a seated person may hand a free seat, or the seat of
-// someone who is away, to a bot; the person who comes back takes it back (the server does that).
-function drawStandins(state, line, send) {
+// someone who has been away a while (the server's standin_grace), to a bot; the person who comes
+// back takes it back (the server does that).
+const GRACE_MS = Number(document.getElementById("table-app").dataset.standinGrace || 0) * 1000;
+let graceTimer = null;
+
+function drawStandins(state, line, send, redraw) {
   const me = state.you.seat;
+  let soonest = Infinity;  // (ms until an away seat's offer comes)
   for (const info of state.room.seats) {
     const s = info.seat;
     if (s === me) continue;
@@ -81,6 +86,13 @@ function drawStandins(state, line, send) {
     if (me === null) continue;
     const away = info.kind === "human" && !info.connected;
     if (info.kind !== "open" && !away) continue;
+    // (a phone's blip is not leaving: the offer comes once they have been away a while)
+    const wait = away ? GRACE_MS - (performance.now() - (table.awaySince[s] ?? -Infinity)) : 0;
+    if (wait > 0) {
+      line(el("span", { class: "note", "data-testid": "away-note-" + s }, t("standin.just_gone", { name })));
+      soonest = Math.min(soonest, wait);
+      continue;
+    }
     const ask = (bot) => () => send({ type: "standin", seat: s, bot });
     const who = relationOf(state, s);
     const label = (bot) => (away ? t(`standin.${bot}_for`, { name }) : t(`standin.seat_${bot}`, { n: s + 1, who }));
@@ -91,4 +103,6 @@ function drawStandins(state, line, send) {
       el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-random`, onclick: ask("random") }, label("random")),
       el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-strong`, onclick: ask("strong") }, label("strong"))));
   }
+  clearTimeout(graceTimer);
+  if (soonest < Infinity) graceTimer = setTimeout(redraw, soonest + 50);
 }

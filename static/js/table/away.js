@@ -24,8 +24,8 @@ export function tellPlayedWhileAway(state) {
   if (!kept || kept.match !== (state.room.match || {}).id) return;
   const now = new Set(m.deal.hands[me] || []);
   const gone = kept.deal === m.deals.length ? kept.hand.filter((card) => !now.has(card)) : null;
-  if (gone && !gone.length) return;
-  const said = gone ? [t("away.played"), " ", cardsText(gone)] : [t("away.deals")];
+  // (no card gone: the bot may have bid or passed for them, which had gone unsaid)
+  const said = gone && gone.length ? [t("away.played"), " ", cardsText(gone)] : [t(gone ? "away.sat_in" : "away.deals")];
   toast(said, "info", 12000);  // (a list of cards to read, on coming back: longer than a hint)
-  announce(spoken(said) + (gone ? "." : ""));
+  announce(spoken(said) + (gone && gone.length ? "." : ""));
 }

@@ -28,6 +28,7 @@ export const table = {
   chat: { lines: new Map(), shown: "", unread: 0 }, // seq -> line, from STATEs and chat events
   turnDeadline: null, // performance.now() when the turn timer runs out, null: no timer runs
   dealDeadline: null, // performance.now() when the next deal comes anyway, null: no countdown
+  awaySince: {}, // seat -> performance.now() when its person was seen going (a presence)
   said: { status: "", result: "", newsDeal: "", news: new Set() }, // what screen readers were told: the last status and result, the deal's news
 };
 
