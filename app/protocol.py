@@ -302,6 +302,13 @@ class Next(_Message):
     type: Literal["next"]
 
 
+class Wait(_Message):
+    """Still reading the deal's summary: no countdown to the next deal, which comes once every
+    person at the table has asked for it."""
+
+    type: Literal["wait"]
+
+
 class Ping(_Message):
     type: Literal["ping"]
 
@@ -313,17 +320,17 @@ class Sync(_Message):
     type: Literal["sync"]
 
 
-Message = Annotated[Hello | Act | Chat | Standin | Rematch | Next | Ping | Sync,
+Message = Annotated[Hello | Act | Chat | Standin | Rematch | Next | Wait | Ping | Sync,
                     Field(discriminator="type")]
 _MESSAGE = TypeAdapter(Message)
-TYPES = {"hello", "action", "chat", "standin", "rematch", "next", "ping", "sync"}
+TYPES = {"hello", "action", "chat", "standin", "rematch", "next", "wait", "ping", "sync"}
 #: The refusal for a field of the wrong type or missing, by message type and field.
 _FIELD_REASONS = {("action", "id"): "bad_id", ("action", "action"): "no_action",
                   ("chat", "id"): "bad_id", ("chat", "text"): "chat_not_text",
                   ("standin", "seat"): "no_such_seat"}
 
 
-def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Next | Ping | Sync:
+def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Next | Wait | Ping | Sync:
     """A decoded JSON object as the message it is; Refusal if it is not one."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in TYPES:
@@ -363,8 +370,8 @@ class MatchRef(BaseModel):
 class RoomInfo(BaseModel):
     """ROOM: ``turn_left`` is the seconds left to ``turn_seat``, whose turn timer runs; while
     a deal's summary is on the table, ``ready`` holds the seats that asked for the next deal
-    (once the match is over, for a rematch) and ``deal_left`` the seconds until it comes
-    anyway; ``think_time``, the seconds a strong bot thinks per decision (null: the server's
+    (once the match is over, for a rematch), ``waiting`` those that asked for time to read it,
+    and ``deal_left`` the seconds until it comes anyway (null while one of them is here); ``think_time``, the seconds a strong bot thinks per decision (null: the server's
     default)."""
 
     code: str
@@ -378,6 +385,7 @@ class RoomInfo(BaseModel):
     turn_left: float | None
     turn_seat: int | None
     ready: list[int]
+    waiting: list[int]
     deal_left: float | None
     created: str
 

@@ -60,7 +60,11 @@ def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
     if match.finished:  # a rematch once every person at the table asked for one
         return Step(0.0, "rematch") if ready_for_next(state, connected) else None
     if match.current is None:  # the deal's summary is on the table: see ready_for_next
-        return Step(0.0 if ready_for_next(state, connected) else settings.deal_pause, "deal")
+        if ready_for_next(state, connected):
+            return Step(0.0, "deal")
+        # (someone here still reads it: no countdown, the next deal comes when all ask for it)
+        return None if any(connected(seat) for seat in state.waiting) else \
+            Step(settings.deal_pause, "deal")
     actors = match.to_act()
     for seat in actors:
         if state.seats[seat].played_by_bot:

@@ -272,30 +272,32 @@ class Room:
             if match is not None and match.current is None and not match.finished:
                 await self._deal()
 
-    async def ready(self, seat: int | None) -> None:
+    async def ready(self, seat: int | None, wait: bool = False) -> None:
         """A person has read the deal's summary and asks for the next deal: it is dealt once
-        every person at the table has (or the countdown ends; see driver.next_step)."""
+        every person at the table has (or the countdown ends; see driver.next_step). ``wait``:
+        they are still reading it, and the countdown stops."""
         if seat is None:
             raise Refusal("not_seated", "only_seated_next")
         async with self.lock:
             await self._ensure_fresh()
-            await self._retrying(lambda: self._ask_next(seat))
+            await self._retrying(lambda: self._ask_next(seat, wait))
 
-    async def _ask_next(self, seat: int) -> None:
+    async def _ask_next(self, seat: int, wait: bool) -> None:
         if not self.state.between_deals:
             raise Refusal("not_available", "no_deal_to_close")
-        await self._say_ready(seat)
+        await self._say_ready(seat, wait)
 
-    async def _say_ready(self, seat: int) -> None:
-        """``seat`` has read the deal's (or the match's) end and asks for what comes next."""
+    async def _say_ready(self, seat: int, wait: bool = False) -> None:
+        """``seat`` has read the deal's (or the match's) end and asks for what comes next
+        (``wait``: asks for time to read it; stored as a ``ready`` note that says so)."""
         state = self.state
-        if seat in state.ready:
+        if seat in state.ready or (wait and seat in state.waiting):
             return
         seq = state.seq + 1
-        data = {"seat": seat, "deal": len(state.match.deals) - 1}
+        data = {"seat": seat, "deal": len(state.match.deals) - 1, **({"wait": True} if wait else {})}
 
         def stored(_) -> None:
-            state.ready_said(seq, seat)
+            state.ready_said(seq, seat, wait)
             self._tell([(seq, "ready", data)])
 
         await self._write(self.repository.store_note(state.id, seq, "ready", data, stored))

@@ -75,6 +75,8 @@ class RoomState:
         #: Between deals: the seats whose people asked for the next deal; once the match is
         #: over, for a rematch (docs/protocol.md)
         self.ready: set[int] = set(snap.ready)
+        #: the seats that asked for time to read the deal's summary (no countdown meanwhile)
+        self.waiting: set[int] = set(snap.waiting)
         #: Per seat, the client ids of the match's actions -> the event that stored each, so
         #: that a retry is never applied twice. Plain strings and numbers: nothing per action
         #: for the garbage collector to walk.
@@ -146,6 +148,7 @@ class RoomState:
             ],
             "status": self.status,
             "ready": sorted(self.ready),
+            "waiting": sorted(self.waiting),
             "match": ({"id": self.match_id, "number": self.match_number}
                       if self.match_id is not None else None),
             "turn_timer": js_number(self.turn_timer),
@@ -188,13 +191,17 @@ class RoomState:
         return match is not None and match.current is None and bool(match.deals) \
             and not match.finished
 
-    def ready_said(self, seq: int, seat: int) -> None:
+    def ready_said(self, seq: int, seat: int, wait: bool = False) -> None:
         self.seq = seq
-        self.ready.add(seat)
+        if wait:
+            self.waiting.add(seat)
+        else:
+            self.ready.add(seat)
+            self.waiting.discard(seat)
 
     def match_started(self, seq: int, match_id: int, number: int) -> None:
         self.seq = seq
-        self.ready = set()
+        self.ready, self.waiting = set(), set()
         self.match = Match(GAMES[self.game], self.options)
         self.match_id, self.match_number = match_id, number
         self.match_event_seq = seq
@@ -204,7 +211,7 @@ class RoomState:
     def deal_started(self, seq: int, deal: StoredDeal) -> None:
         """``deal`` (the pack the engine dealt, or as another process stored it) is dealt."""
         self.seq = seq
-        self.ready = set()
+        self.ready, self.waiting = set(), set()
         if len(self.match.deals) == deal.index:  # another process's: deal it here too
             self.match.start_deal(list(deal.deck), deal.dealer, deal.kitty)
 
@@ -260,7 +267,7 @@ class RoomState:
             if not (self.between_deals or (match is not None and match.finished)) \
                     or data.get("deal") != len(match.deals) - 1:
                 return False
-            self.ready_said(event.seq, data["seat"])
+            self.ready_said(event.seq, data["seat"], data.get("wait", False))
         else:
             return False
         return True

@@ -206,8 +206,16 @@ class RoomRepository:
             dealt = session.scalar(select(func.max(RoomEvent.seq)).where(
                 RoomEvent.room_id == room.id, RoomEvent.kind.in_(("deal", "match")))) or 0
             asks = session.scalars(select(RoomEvent.data).where(
-                RoomEvent.room_id == room.id, RoomEvent.kind == "ready", RoomEvent.seq > dealt))
-            snap.ready = sorted({data["seat"] for data in asks})
+                RoomEvent.room_id == room.id, RoomEvent.kind == "ready", RoomEvent.seq > dealt)
+                .order_by(RoomEvent.seq))
+            ready, waiting = set(), set()
+            for data in asks:  # (a wait, then the next deal asked for: ready)
+                if data.get("wait"):
+                    waiting.add(data["seat"])
+                else:
+                    ready.add(data["seat"])
+                    waiting.discard(data["seat"])
+            snap.ready, snap.waiting = sorted(ready), sorted(waiting - ready)
             return snap
 
     def tail(self, room_id: int, after: int) -> Tail:

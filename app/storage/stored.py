@@ -105,6 +105,8 @@ class Snapshot:
     chat: list[StoredEvent] = field(default_factory=list)
     #: the seats that asked for what follows the last deal (the next deal, or a rematch)
     ready: list[int] = field(default_factory=list)
+    #: of those, the seats that asked for time to read it instead
+    waiting: list[int] = field(default_factory=list)
 
 
 @dataclass

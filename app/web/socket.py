@@ -11,7 +11,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import protocol
-from ..protocol import Act, Chat, Hello, Limited, Next, Ping, Refusal, Rematch, Standin, Sync
+from ..protocol import Act, Chat, Hello, Limited, Next, Ping, Refusal, Rematch, Standin, Sync, Wait
 from ..rooms import Connection, Room
 from ..storage.store import DATABASE_FAILURES
 from .deps import LimitsDep, Registry, SettingsDep
@@ -180,5 +180,7 @@ async def handle(room: Room, conn: Connection, message, limits: Limits) -> None:
         await room.rematch(conn.seat)
     elif isinstance(message, Next):
         await room.ready(conn.seat)
+    elif isinstance(message, Wait):
+        await room.ready(conn.seat, wait=True)
     elif isinstance(message, Sync):
         await room.resync(conn)

@@ -112,6 +112,30 @@ async def test_a_seat_is_handed_to_a_bot_only_once_its_person_has_been_away_a_wh
     assert room.state.seats[1].standin
 
 
+@pytest.mark.parametrize("options", [({"target": 1000}, {"deal_pause": 3600, "standin_grace": 0})])
+async def test_a_wait_for_the_summary_is_told_stored_and_undone_by_the_next_deal_asked(table):
+    room, seats, _ = table
+    while not room.state.between_deals:
+        await act(room, seats)
+    await room.ready(1, wait=True)
+    await act_settled(room, seats, lambda s: s["room"]["waiting"] == [1])
+    assert room.driver.clocks()["deal_left"] is None  # (no countdown while she reads)
+    async with room.lock:
+        await room.reload()  # as another process, or a restart, finds it
+    assert room.state.waiting == {1} and room.state.ready == set()
+    await room.ready(1)
+    async with room.lock:
+        await room.reload()
+    assert room.state.waiting == set() and room.state.ready == {1}
+    with pytest.raises(Refusal):
+        await room.ready(None, wait=True)
+
+
+async def act_settled(room, seats, predicate) -> None:
+    """Every connection's state satisfies ``predicate``."""
+    await settled(room, lambda: all(predicate(seat.state) for seat in seats), "told")
+
+
 async def test_each_change_of_room_or_chat_reaches_the_next_state(table):
     room, seats, tokens = table
     await act(room, seats)

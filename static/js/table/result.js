@@ -95,7 +95,11 @@ function whatNext(send, names, finished) {
     out.append(finished
       ? el("button", { type: "button", class: "button primary", "data-testid": "rematch", onclick: () => send({ type: "rematch" }) }, t("table.rematch"))
       : el("button", { type: "button", class: "button primary", "data-testid": "next-deal", onclick: () => send({ type: "next" }) }, t("result.next_deal")));
+    // (the countdown had closed the result on whoever still read it: it stops for them)
+    if (!finished && !room.waiting.includes(you.seat)) out.append(el("button", { type: "button", class: "button", "data-testid": "wait-deal", onclick: () => send({ type: "wait" }) }, t("result.wait")));
   }
+  const readers = people.filter((s) => room.waiting.includes(s.seat));
+  if (!finished && readers.length) out.append(el("p", { class: "note", "data-testid": "waiting-list" }, t("result.waiting_asked", listed(readers))));
   if (iAmReady && waiting.length) out.append(el("p", { class: "note", "data-testid": "ready-waiting" }, t(finished ? "result.rematch_waiting" : "result.waiting_for", listed(waiting))));
   const ready = people.filter((s) => room.ready.includes(s.seat));
   if (ready.length && !iAmReady) out.append(el("p", { class: "note", "data-testid": "ready-list" }, t(finished ? "result.rematch_asked" : "result.ready", listed(ready))));
