@@ -53,6 +53,22 @@ def _apart(ys: list[float], gap: float, lowest: float) -> list[float]:
 LETTER_WIDTH, LABEL_LETTERS = 15.5, 20
 
 
+#: The most numbers along the bottom: each takes about 40 units at a phone's size, and 23
+#: deals' had run together ("9101112131415...").
+TICKS = 10
+
+
+def _ticks(count: int) -> list[int]:
+    """The points numbered along the bottom: every 1st, 2nd, 5th, 10th... whichever keeps them
+    to :data:`TICKS`, and the last one unless it would touch the one before."""
+    step = next(s for m in (1, 10, 100, 1000, 10**9) for s in (m, 2 * m, 5 * m)
+                if (count - 1) // s + 1 <= TICKS)
+    ticks = list(range(0, count, step))
+    if ticks[-1] != count - 1 and (count - 1 - ticks[-1]) * 2 >= step:
+        ticks.append(count - 1)
+    return ticks
+
+
 def _short(label: str) -> str:
     return label if len(label) <= LABEL_LETTERS else label[:LABEL_LETTERS - 1] + "…"
 
@@ -86,8 +102,8 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
              f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{height - pad}" class="axis"/>',
              f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
              f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low}</text>']
-    for i in range(len(rows)):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 16}" '
+    for i in _ticks(len(rows)) if rows else []:  # (under the lowest figure's label on a phone)
+        parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 26}" '
                      f'text-anchor="middle">{i}</text>')
     label_ys = _apart([y(v) for v in rows[-1]] if rows else [], LABEL_GAP, height - 12)
     for s in range(lines):

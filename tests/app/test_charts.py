@@ -27,3 +27,26 @@ def test_a_long_label_is_cut_short_and_named_whole_in_the_title():
     shown = [text for text, _ in labels(svg)]
     assert shown[0].endswith("…") and len(shown[0]) < len(name) and shown[1] == "Boris"
     assert f"{name} 10" in re.search(r"<title>(.*)</title>", svg).group(1)
+
+
+def numbers_along(svg: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="middle">(\d+)</text>', svg)]
+
+
+def test_the_numbers_along_the_bottom_are_few_enough_to_read():
+    """A match of 23 deals is numbered every 5th and at its end (the numbers had run together:
+    "9101112131415..."); a short one at every point."""
+    rows = [[i, -i] for i in range(24)]  # (the start and 23 deals)
+    assert numbers_along(chart_svg(rows, ["A", "B"], "totals")) == [0, 5, 10, 15, 20, 23]
+    assert numbers_along(chart_svg(rows[:7], ["A", "B"], "totals")) == list(range(7))
+    assert numbers_along(chart_svg(rows[:22], ["A", "B"], "totals")) == [0, 5, 10, 15, 20]
+    assert len(numbers_along(chart_svg([[i] for i in range(300)], ["A"], "totals"))) <= 10
+
+
+def test_the_lowest_figure_and_the_first_number_along_do_not_meet():
+    """At the bottom left, "-1" (the lowest figure) and "0" (the first point) had overlapped on
+    a phone, where a label is 22 units high."""
+    svg = chart_svg([[0], [-1], [1]], ["A"], "balance")
+    low = float(re.search(r'<text x="[\d.]+" y="([\d.]+)" text-anchor="end">-1</text>', svg).group(1))
+    first = float(re.search(r'<text x="[\d.]+" y="([\d.]+)" text-anchor="middle">0</text>', svg).group(1))
+    assert first - low >= 22
