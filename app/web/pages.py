@@ -124,10 +124,15 @@ def page(request: Request, name: str, **context) -> HTMLResponse:
         """A player's name as shown: a bot's in the page's language."""
         return t("bot.name", n=p["seat"] + 1) if p.get("bot") else p["name"]
 
+    def decimal(value: float | None) -> str:
+        """A figure as the page's language writes it ("44,78" in Russian, as the analysis
+        does; "—" for none)."""
+        return "—" if value is None else str(value).replace(".", "," if lang == "ru" else ".")
+
     games = [{"name": g.name, "title": t("game." + g.name), "seats": g.seats, "teams": g.teams}
              for g in GAMES.values()]
     settings = request.app.state.settings
-    context.update(request=request, lang=lang, t=t, player=player, games=games,
+    context.update(request=request, lang=lang, t=t, player=player, decimal=decimal, games=games,
                    strings=strings, other_lang="en" if lang == "ru" else "ru", here=address(request),
                    loopback_only=not settings.public_url and is_loopback(settings.host))
     response = templates.TemplateResponse(request, name, context)

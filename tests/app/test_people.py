@@ -140,6 +140,10 @@ async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_to
         assert (await http.get(f"/api/players/{new}")).json()["played"] == 1
         page = await http.get(f"/players/{new}", headers={"Accept-Language": "en"})
         assert "1 match played," in page.text  # (not "1 matches")
+        average = (await http.get(f"/api/players/{new}")).json()["by_game"]["marjolet"]["average_per_deal"]
+        assert f"<td>{average}</td>" in page.text
+        russian = await http.get(f"/players/{new}", headers={"Accept-Language": "ru"})
+        assert f"<td>{str(average).replace('.', ',')}</td>" in russian.text  # (as its analysis writes)
         assert (await http.get(f"/api/players/{name}")).status_code == 404
         listed = (await http.get("/api/matches", params={"player": new})).json()["matches"]
         assert listed[0]["players"][0]["name"] == new  # the history shows her new name
