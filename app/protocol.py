@@ -370,8 +370,8 @@ class MatchRef(BaseModel):
 class RoomInfo(BaseModel):
     """ROOM: ``turn_left`` is the seconds left to ``turn_seat``, whose turn timer runs; while
     a deal's summary is on the table, ``ready`` holds the seats that asked for the next deal
-    (once the match is over, for a rematch), ``waiting`` those that asked for time to read it,
-    and ``deal_left`` the seconds until it comes anyway (null while one of them is here); ``think_time``, the seconds a strong bot thinks per decision (null: the server's
+    (once the match is over, for a rematch), ``waiting`` those that asked for time to read it
+    (``wait``), and ``deal_left`` the seconds until it comes anyway; ``think_time``, the seconds a strong bot thinks per decision (null: the server's
     default)."""
 
     code: str

@@ -21,6 +21,9 @@ class Settings(BaseSettings):
     #: Seconds a deal's summary stays on the table before the next deal, unless every person at
     #: the table asks for the next deal sooner (tests: 0).
     deal_pause: float = 15.0
+    #: Seconds the next deal waits at most once a person asked for time to read the summary
+    #: (``wait``), counted from their asking; sooner if every person asks for it.
+    deal_wait: float = 120.0
     #: Seconds a person must have been away before a bot may be handed their seat: a phone's
     #: blip had let an opponent give it to the random bot at once, which bid for them (tests: 0).
     standin_grace: float = 20.0

@@ -62,9 +62,9 @@ def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
     if match.current is None:  # the deal's summary is on the table: see ready_for_next
         if ready_for_next(state, connected):
             return Step(0.0, "deal")
-        # (someone here still reads it: no countdown, the next deal comes when all ask for it)
-        return None if any(connected(seat) for seat in state.waiting) else \
-            Step(settings.deal_pause, "deal")
+        # (someone asked for time to read it: the longer countdown, from their asking)
+        pause = max(settings.deal_wait, settings.deal_pause) if state.waiting else settings.deal_pause
+        return Step(pause, "deal")
     actors = match.to_act()
     for seat in actors:
         if state.seats[seat].played_by_bot:

@@ -298,6 +298,8 @@ class Room:
 
         def stored(_) -> None:
             state.ready_said(seq, seat, wait)
+            if wait:  # (deal_wait counts from the asking, as other processes count it)
+                self.driver.progressed()
             self._tell([(seq, "ready", data)])
 
         await self._write(self.repository.store_note(state.id, seq, "ready", data, stored))

@@ -75,7 +75,8 @@ class RoomState:
         #: Between deals: the seats whose people asked for the next deal; once the match is
         #: over, for a rematch (docs/protocol.md)
         self.ready: set[int] = set(snap.ready)
-        #: the seats that asked for time to read the deal's summary (no countdown meanwhile)
+        #: the seats that asked for time to read the deal's summary (then ``deal_wait``, not
+        #: ``deal_pause``, is its countdown), whether or not they have asked for the next since
         self.waiting: set[int] = set(snap.waiting)
         #: Per seat, the client ids of the match's actions -> the event that stored each, so
         #: that a retry is never applied twice. Plain strings and numbers: nothing per action
@@ -193,11 +194,7 @@ class RoomState:
 
     def ready_said(self, seq: int, seat: int, wait: bool = False) -> None:
         self.seq = seq
-        if wait:
-            self.waiting.add(seat)
-        else:
-            self.ready.add(seat)
-            self.waiting.discard(seat)
+        (self.waiting if wait else self.ready).add(seat)
 
     def match_started(self, seq: int, match_id: int, number: int) -> None:
         self.seq = seq

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 
 from ..fanout import PRESENCE_TTL
@@ -26,6 +25,7 @@ class Presence:
         self.remote: dict[int, dict[str, float]] = {}
         #: seat -> when (monotonic) its person was last seen going: since then, away
         self.gone_at: dict[int, float] = {}
+        self.since = time.monotonic()
 
     def gone(self, seat: int) -> None:
         """``seat``'s person is connected nowhere now: the connections are told."""
@@ -33,10 +33,10 @@ class Presence:
         self.outbox.presence(seat, False)
 
     def away_for(self, seat: int) -> float:
-        """Seconds ``seat`` has been away (infinite if its going was not seen here: it went
-        before the room was loaded on this process)."""
-        gone = self.gone_at.get(seat)
-        return math.inf if gone is None else time.monotonic() - gone
+        """Seconds ``seat`` has been away, at most: if its going was not seen here (it went
+        before the room was loaded on this process: a restart, whose people all come back at
+        once), since the room was loaded."""
+        return time.monotonic() - self.gone_at.get(seat, self.since)
 
     def __bool__(self) -> bool:
         return bool(self.remote)

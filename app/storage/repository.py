@@ -209,13 +209,9 @@ class RoomRepository:
                 RoomEvent.room_id == room.id, RoomEvent.kind == "ready", RoomEvent.seq > dealt)
                 .order_by(RoomEvent.seq))
             ready, waiting = set(), set()
-            for data in asks:  # (a wait, then the next deal asked for: ready)
-                if data.get("wait"):
-                    waiting.add(data["seat"])
-                else:
-                    ready.add(data["seat"])
-                    waiting.discard(data["seat"])
-            snap.ready, snap.waiting = sorted(ready), sorted(waiting - ready)
+            for data in asks:
+                (waiting if data.get("wait") else ready).add(data["seat"])
+            snap.ready, snap.waiting = sorted(ready), sorted(waiting)
             return snap
 
     def tail(self, room_id: int, after: int) -> Tail:

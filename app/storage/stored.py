@@ -105,7 +105,7 @@ class Snapshot:
     chat: list[StoredEvent] = field(default_factory=list)
     #: the seats that asked for what follows the last deal (the next deal, or a rematch)
     ready: list[int] = field(default_factory=list)
-    #: of those, the seats that asked for time to read it instead
+    #: the seats that asked for time to read the last deal's summary
     waiting: list[int] = field(default_factory=list)
 
 

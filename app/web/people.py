@@ -15,6 +15,7 @@ from engine import GAMES
 
 from ..protocol import Refusal, person_name
 from ..storage import players
+from ..storage.stored import Conflict
 from .deps import SettingsDep, StoreDep, in_session
 
 router = APIRouter(prefix="/api")
@@ -144,11 +145,8 @@ async def make_identity(body: NameBody, store: StoreDep):
     """A new player key holding ``name`` (a new name, or a guest's nobody claimed yet, with
     its history): keep the key; the server keeps only its hash."""
     name, key = person_name(body.name), players.new_key()
-    try:
-        await store.write(lambda session: players.claim(session, name, key))
-    except players.NameTaken as error:
-        raise named(error) from None
-    return {"name": name, "key": key}
+    return {"name": await _named(store, lambda session: players.claim(session, name, key)),
+            "key": key}
 
 
 @router.get("/me", response_model=Identity)
@@ -162,11 +160,22 @@ async def rename_me(body: NameBody, store: StoreDep, key: PlayerKey = None):
     """The same player and history under a new name nobody has."""
     player_id, _ = await me_or_refuse(store, key)
     name = person_name(body.name)
-    try:
-        await store.write(lambda session: players.rename(session, player_id, name))
-    except players.NameTaken as error:
-        raise named(error) from None
-    return {"name": name}
+    return {"name": await _named(store, lambda session: players.rename(session, player_id, name))}
+
+
+async def _named(store, work) -> str:
+    """The name of the player ``work`` claims or renames, as stored ("Anna" for "anna", a
+    guest's name claimed); a name taken is refused with a suggestion. A name that reads alike
+    stored by another process meanwhile (the unique key's conflict) is tried once more, to be
+    refused as taken rather than answered as a storage failure."""
+    for attempt in range(2):
+        try:
+            return await store.write(lambda session: work(session).name)
+        except players.NameTaken as error:
+            raise named(error) from None
+        except Conflict:
+            if attempt:
+                raise
 
 
 @router.post("/me/device", response_model=Device)

@@ -11,6 +11,7 @@ Create Date: 2026-12-04 17:00:00
 """
 import unicodedata
 
+import regex
 import sqlalchemy as sa
 from alembic import op
 
@@ -26,6 +27,16 @@ def _key(name: str) -> str:
     return " ".join(folded.split())
 
 
+def _numbered(name: str, n: int) -> str:
+    """``name`` with " n", shortened to stay a name people may type: 32 characters seen, 64 code
+    points (as app.storage.players._with_suffix)."""
+    suffix = f" {n}"
+    letters = regex.findall(r"\X", name)[:32 - len(suffix)]
+    while len("".join(letters) + suffix) > 64:
+        letters.pop()
+    return "".join(letters).rstrip() + suffix
+
+
 def upgrade() -> None:
     op.add_column('players', sa.Column('name_key', sa.Text(), nullable=True))
     connection = op.get_bind()
@@ -35,8 +46,8 @@ def upgrade() -> None:
     for player_id, name in players:
         key = _key(name)
         if key in seen:
-            name = next(free for free in (f"{name[:64 - len(str(n)) - 1]} {n}"
-                                          for n in range(2, 10**6)) if _key(free) not in keys)
+            name = next(free for free in (_numbered(name, n) for n in range(2, 10**6))
+                        if _key(free) not in keys)
             key = _key(name)
             keys.add(key)
         seen.add(key)

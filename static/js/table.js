@@ -37,6 +37,8 @@ const receive = stateQueue({
   trickWon: (seat) => announce(seat === table.state.you.seat ? t("trick.you_won") + "." : t("announce.trick", { name: seatNames(table.state)[seat] })),
 });
 
+let followed = null;  // the last STATE the events made (the screen's may be held behind it)
+
 function onMessage(msg, hello) {
   switch (msg.type) {
     case "welcome":
@@ -45,17 +47,20 @@ function onMessage(msg, hello) {
       // the same socket, after a sync, its answer is still to come)
       if (hello) { answered(table.inFlight); chatAfterWelcome(msg.state); tellPlayedWhileAway(msg.state); }
       if (table.seat && msg.state.you.seat === null) { saveSeat(null); toast(t("table.token_lost")); }
-      receive(follow(msg), true);
+      followed = follow(msg);
+      receive(followed, true);
       break;
     case "event": {
       table.seq = msg.seq;
+      const before = followed;
       const state = follow(msg);
+      if (state) followed = state;
       const unmark = answered(msg.ack);
       if (msg.event && msg.event.kind === "chat") { addChatLine(msg.seq, msg.event, msg.ack); if (table.state && !state) drawChat(); }
       if (msg.event && table.state) {
         announceEvent(msg.event, table.state);
         tellTimerPlayed(msg.event);
-        if (state) tellDrawn(msg.event, table.state, state);
+        if (state && before) tellDrawn(msg.event, before, state);
       }
       if (state) receive(state, false);
       else if (unmark) draw();
@@ -251,12 +256,13 @@ function tellLastTrick() {
 // The score sheet and the chat: beside the table on a wide screen; on a phone, one of them at a
 // time over the table, opened and closed by its tab in the bottom bar.
 function showPanel(name) {
-  const open = app.dataset.panel === name ? "" : name;
+  const was = app.dataset.panel;
+  const open = was === name ? "" : name;
   app.dataset.panel = open;
   $("toggle-sheet").setAttribute("aria-expanded", String(open === "sheet"));
   $("toggle-chat").setAttribute("aria-expanded", String(open === "chat"));
   if (open === "chat") chatSeen();
-  coverTable();
+  coverTable(was);
 }
 
 // (cardroom.css's query for the panels over the table)
@@ -264,13 +270,22 @@ const PANELS_OVER = matchMedia("(max-width: 900px), (max-height: 500px) and (ori
 // What a panel lies over is out of the keyboard's and the screen reader's reach while it is open:
 // Tab had gone on into the hidden hand, and Enter chosen a card nobody saw.
 const COVERED = ".topbar, .tablebar > :not(.tools), #join-panel, .table-layout > :not(.side)";
-function coverTable() {
+let uncovered = null;  // what had the focus when a panel came over it: it has it back after
+function coverTable(closed = "") {
   const covered = Boolean(app.dataset.panel) && PANELS_OVER.matches;
-  const lost = covered && document.activeElement.closest(COVERED);
+  const active = document.activeElement;
   for (const part of document.querySelectorAll(COVERED)) part.inert = covered;
-  if (lost) $(app.dataset.panel === "chat" && !$("chat-form").hidden ? "chat-input" : "sheet").focus();
+  if (covered && active.closest(COVERED)) {
+    uncovered = active;
+    $(app.dataset.panel === "chat" && !$("chat-form").hidden ? "chat-input" : "sheet").focus();
+  } else if (!covered && PANELS_OVER.matches && (active === document.body || active.closest(".side"))) {
+    // (the panel closed under the focus: it had fallen to the page's body)
+    if (uncovered && uncovered.isConnected) uncovered.focus();
+    else if (closed) $("toggle-" + closed).focus();
+  }
+  if (!covered) uncovered = null;
 }
-PANELS_OVER.addEventListener("change", coverTable);
+PANELS_OVER.addEventListener("change", () => coverTable());
 $("back-to-play").addEventListener("click", () => { showPanel(app.dataset.panel); focusNext(); });
 $("toggle-sheet").addEventListener("click", () => showPanel("sheet"));
 $("toggle-chat").addEventListener("click", () => showPanel("chat"));

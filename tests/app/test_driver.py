@@ -84,19 +84,21 @@ def test_the_next_deal_comes_at_once_when_every_connected_person_asked_for_it():
     assert next_step(state, SETTINGS, connected) == Step(0.0, "deal")
 
 
-def test_a_person_still_reading_the_summary_stops_its_countdown_while_they_are_here():
-    """``wait``: no countdown (the result had closed on whoever still read it); the next deal
-    comes once every person asked for it, the reader too; a reader gone is not waited for."""
+def test_a_person_still_reading_the_summary_gets_the_longer_countdown_for_everyone():
+    """``wait``: the countdown is deal_wait (the result had closed after 15 s on whoever still
+    read it), for the whole summary: the reader's asking for the next deal does not bring back
+    the short one (it had dealt at once, on people still reading as they were told); the next
+    deal comes at once when every person asked for it; no one can hold the table for ever."""
     state = between_deals()
     connected = {0, 1}.__contains__
     state.ready_said(state.seq + 1, 1, wait=True)
-    assert state.waiting == {1} and next_step(state, SETTINGS, connected) is None
-    assert state.describe({0, 1}, {})["waiting"] == [1]
-    assert next_step(state, SETTINGS, {0}.__contains__) == Step(SETTINGS.deal_pause, "deal")
+    assert state.waiting == {1} and state.describe({0, 1}, {})["waiting"] == [1]
+    assert next_step(state, SETTINGS, connected) == Step(SETTINGS.deal_wait, "deal")
+    assert SETTINGS.deal_wait > SETTINGS.deal_pause
+    state.ready_said(state.seq + 1, 1)  # done reading: Anna has not asked
+    assert next_step(state, SETTINGS, connected) == Step(SETTINGS.deal_wait, "deal")
     state.ready_said(state.seq + 1, 0)
-    assert next_step(state, SETTINGS, connected) is None  # (the reader has not asked yet)
-    state.ready_said(state.seq + 1, 1)  # done reading
-    assert state.waiting == set() and next_step(state, SETTINGS, connected) == Step(0.0, "deal")
+    assert next_step(state, SETTINGS, connected) == Step(0.0, "deal")
 
 
 def test_with_nobody_to_wait_for_the_next_deal_comes_after_the_pause():

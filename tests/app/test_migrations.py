@@ -191,7 +191,7 @@ def test_0008_keys_every_name_and_renumbers_the_later_of_names_that_read_alike(b
     config = alembic_config(blank_url)
     command.upgrade(config, "0007")
     engine = create_engine(blank_url)
-    names = ["Anna", "Bob Lee", "anna", "ＡＮＮＡ", "bob  lee", "Anna 2"]
+    names = ["Anna", "Bob Lee", "anna", "ＡＮＮＡ", "bob  lee", "Anna 2", "W" * 32, "w" * 32]
     try:
         with engine.begin() as connection:
             for n, name in enumerate(names, 1):
@@ -200,9 +200,9 @@ def test_0008_keys_every_name_and_renumbers_the_later_of_names_that_read_alike(b
         with engine.connect() as connection:
             rows = connection.execute(text("SELECT name, name_key FROM players ORDER BY id")).all()
         assert [name for name, _ in rows] == ["Anna", "Bob Lee", "anna 3", "ＡＮＮＡ 4",
-                                              "bob  lee 2", "Anna 2"]
+                                              "bob  lee 2", "Anna 2", "W" * 32, "w" * 30 + " 2"]
         assert [key for _, key in rows] == ["anna", "bob lee", "anna 3", "anna 4", "bob lee 2",
-                                            "anna 2"]
+                                            "anna 2", "w" * 32, "w" * 30 + " 2"]
         with pytest.raises(IntegrityError), engine.begin() as connection:
             _insert(connection, "players", id=9, name="ANNA", name_key="anna", created=WHEN)
         command.downgrade(config, "0007")

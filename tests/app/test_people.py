@@ -221,6 +221,11 @@ async def test_names_that_read_alike_are_one_players(server):
     name = f"Lee {tag()} Anna"
     async with httpx.AsyncClient(base_url=server.http) as http:
         key = (await http.post("/api/me", json={"name": name})).json()["key"]
+        guest = f"Gus {tag()}"  # a guest's name claimed in another case: the key holds it as stored
+        code = await create_room(server.http, "marjolet", ["open", "open"])
+        assert (await http.post(f"/api/rooms/{code}/join", json={"name": guest})).status_code == 200
+        claimed = await http.post("/api/me", json={"name": guest.upper()})
+        assert claimed.status_code == 201 and claimed.json()["name"] == guest, claimed.text
         for alike in (name.lower(), name.upper().replace(" ", "  "),
                       "".join(chr(ord(c) + 0xfee0) if c.isalnum() and c.isascii() else c
                               for c in name)):
@@ -452,3 +457,27 @@ async def test_standings_break_ties_by_fewer_matches_then_the_better_average(ser
         pair = (await http.get("/api/standings", params={"players": f"{r},{s}"})).json()
     assert [row["played"] for row in alone["standings"]] == [2]
     assert {row["name"]: row["played"] for row in pair["standings"]} == {r: 1, s: 1}
+
+
+async def test_a_name_stored_by_another_process_meanwhile_is_refused_as_taken():
+    """Two processes claiming names that read alike at once: the second's write meets the
+    unique key (a Conflict), is tried again and finds the name taken: 409 with a suggestion,
+    not the storage failure's 503."""
+    from app.protocol import Refusal
+    from app.storage import players
+    from app.storage.stored import Conflict
+    from app.web.people import _named
+
+    class Racing:
+        writes = 0
+
+        async def write(self, work):
+            self.writes += 1
+            if self.writes == 1:
+                raise Conflict("uq_players_name_key")
+            raise players.NameTaken("anna", "anna 2")
+
+    store = Racing()
+    with pytest.raises(Refusal) as refused:
+        await _named(store, lambda session: None)
+    assert refused.value.reason == "name_claimed" and store.writes == 2

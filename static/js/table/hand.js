@@ -130,7 +130,7 @@ export function rememberFocus() {
   const a = document.activeElement;
   if (!a || a === document.body) return lost && performance.now() - lost.at < LOST_MS ? lost : null;
   // (a seat taken, its form goes: the focus had gone back to the top of the page)
-  if (a.closest("#join-panel")) return { joining: true };
+  if (a.closest("#join-panel")) return { joining: a.dataset.testid || a.id };
   const area = a.closest("#hand, #actions, #result");
   if (!area) return null;
   if (a.dataset.card && area.id === "hand") return { card: a.dataset.card, index: [...a.parentNode.children].indexOf(a) };
@@ -154,7 +154,12 @@ export function focusNext() {
 }
 
 function samePlace(place) {
-  if (place.joining) return document.getElementById("join-panel").hidden ? null : document.activeElement;
+  if (place.joining) {  // (the form drawn again while other seats are open: the same control)
+    const panel = document.getElementById("join-panel");
+    if (!panel.hidden) return panel.querySelector(`[data-testid="${place.joining}"], #${place.joining}`);
+    // seated, the match waiting for the seats still open: a bot for one, or the invitation
+    return nextControl() || document.querySelector("#actions button") || document.getElementById("copy-invite");
+  }
   if (place.card) {
     const cards = document.querySelectorAll("#hand .card");
     return document.querySelector(`#hand .card[data-card="${place.card}"]`) || cards[Math.min(place.index, cards.length - 1)] || null;

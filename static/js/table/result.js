@@ -98,7 +98,7 @@ function whatNext(send, names, finished) {
     // (the countdown had closed the result on whoever still read it: it stops for them)
     if (!finished && !room.waiting.includes(you.seat)) out.append(el("button", { type: "button", class: "button", "data-testid": "wait-deal", onclick: () => send({ type: "wait" }) }, t("result.wait")));
   }
-  const readers = people.filter((s) => room.waiting.includes(s.seat));
+  const readers = people.filter((s) => room.waiting.includes(s.seat) && !room.ready.includes(s.seat));
   if (!finished && readers.length) out.append(el("p", { class: "note", "data-testid": "waiting-list" }, t("result.waiting_asked", listed(readers))));
   if (iAmReady && waiting.length) out.append(el("p", { class: "note", "data-testid": "ready-waiting" }, t(finished ? "result.rematch_waiting" : "result.waiting_for", listed(waiting))));
   const ready = people.filter((s) => room.ready.includes(s.seat));
