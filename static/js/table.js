@@ -156,13 +156,16 @@ function draw() {
 }
 
 // The clocks: the server says how many seconds are left (ROOM.turn_left, ROOM.deal_left) when it
-// sends a state; the page counts down from there.
+// sends a state; the page counts down from there. A drawing of the same state (someone came or
+// went, the last trick shown) keeps the count: it had gone back up to the state's seconds.
 setInterval(() => { if (table.state) drawClocks(false); }, 1000);
+let clocksFrom = null;  // the STATE (its seq) the clocks count from
 
 function drawClocks(fresh) {
   const room = table.state.room;
   const deadline = (left) => (left == null ? null : performance.now() + left * 1000);
-  if (fresh) {
+  if (fresh && table.state.seq !== clocksFrom) {
+    clocksFrom = table.state.seq;
     table.turnDeadline = deadline(room.turn_left);
     table.dealDeadline = deadline(room.deal_left);
   }

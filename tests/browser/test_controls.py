@@ -243,6 +243,26 @@ def test_lobby_turn_timer_shown_at_the_table(live, new_page):
     assert "30 s" in page.text_content("[data-testid=turn-timer]")
 
 
+def test_the_turn_timer_counts_on_when_the_table_is_drawn_again(live, new_page):
+    """Someone coming or going redraws the table: the count goes on (it had gone back up to
+    the seconds of the last state)."""
+    r = httpx.post(f"{live.http}/api/rooms", json={"game": "black_maria", "turn_timer": 60,
+                                                   "seats": ["open", "open", "bot:rules"]})
+    code = r.json()["code"]
+    anna, boris = new_page(), new_page(PHONE)
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    anna.wait_for_selector("[data-testid=turn-timer]:not([hidden])")
+    seconds = lambda: int(re.search(r"(\d+) s", anna.text_content("[data-testid=turn-timer]")).group(1))  # noqa: E731
+    anna.wait_for_timeout(3200)
+    before = seconds()
+    boris.goto("about:blank")  # he goes: her table is drawn again
+    anna.wait_for_selector("[data-testid=presence-1].off")
+    assert seconds() <= before, (before, seconds())
+    assert seconds() <= 57
+    healthy(anna)
+
+
 def test_one_tap_fills_every_other_seat_with_bots_or_frees_them_for_friends(live, new_page):
     """A newcomer alone had made a table of free seats and sat waiting for nobody."""
     page = new_page()
