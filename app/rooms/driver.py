@@ -31,11 +31,13 @@ class Step(NamedTuple):
 
 
 def ready_for_next(state: RoomState, connected) -> bool:
-    """Every person at the table (seated, playing, connected) asked for the next deal, or for
-    a rematch; a table with nobody to wait for waits for the countdown (spectators of bots
+    """Every person at the table (seated, playing, connected, or who asked for time to read the
+    summary: a reload or a blip of their link had dealt on them) asked for the next deal, or
+    for a rematch; a table with nobody to wait for waits for the countdown (spectators of bots
     read the summary)."""
     people = [seat for seat, s in enumerate(state.seats)
-              if s.kind == "human" and not s.standin and connected(seat)]
+              if s.kind == "human" and not s.standin
+              and (connected(seat) or seat in state.waiting)]
     return bool(people) and state.ready.issuperset(people)
 
 

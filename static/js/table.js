@@ -196,6 +196,12 @@ function drawJoin(state, names) {
 }
 
 let sheetDeals = "";  // (the match and the count of deals the sheet was drawn with)
+
+/** The sheet scrolled to its end, its newest deal above the totals: the sheet scrolls beside the
+ * table; on a phone, the panel it lies in over the table (hidden, nothing: see showPanel). */
+function sheetToItsEnd() {
+  for (const box of [$("sheet"), $("sheet").closest(".side")]) box.scrollTop = box.scrollHeight;
+}
 function drawSheet(m, names, teams) {
   const box = $("sheet");
   if (!m) { box.replaceChildren(el("p", { class: "muted" }, t("sheet.empty"))); return; }
@@ -203,8 +209,9 @@ function drawSheet(m, names, teams) {
   renderSheet(box, { game: m.game, deals: m.deals, names, teams, winners: m.winners, finished: m.finished, target: table.state.room.options.target });
   // a deal come in is brought into sight: the sheet scrolls, and the newest had been under its
   // totals when a match's deals outgrew it
-  const deals = `${(table.state.room.match || {}).id}:${m.deals.length}`;
-  if (deals !== sheetDeals) box.scrollTop = box.scrollHeight;
+  // (deals finished: a deal's row is drawn once it is over, in the same count of deals)
+  const deals = `${(table.state.room.match || {}).id}:${m.deals.filter((d) => d.over).length}`;
+  if (deals !== sheetDeals) sheetToItsEnd();
   sheetDeals = deals;
 }
 
@@ -265,6 +272,7 @@ function showPanel(name) {
   $("toggle-sheet").setAttribute("aria-expanded", String(open === "sheet"));
   $("toggle-chat").setAttribute("aria-expanded", String(open === "chat"));
   if (open === "chat") chatSeen();
+  if (open === "sheet") sheetToItsEnd();
   coverTable(was);
 }
 

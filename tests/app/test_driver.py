@@ -101,6 +101,15 @@ def test_a_person_still_reading_the_summary_gets_the_longer_countdown_for_everyo
     assert next_step(state, SETTINGS, connected) == Step(0.0, "deal")
 
 
+def test_a_reader_whose_link_drops_is_still_waited_for_until_the_countdown_ends():
+    """Boris asked for time, then reloaded (or his phone blipped): Anna's "next" had dealt at
+    once, his result gone. The longer countdown still ends it."""
+    state = between_deals()
+    state.ready_said(state.seq + 1, 1, wait=True)
+    state.ready_said(state.seq + 1, 0)
+    assert next_step(state, SETTINGS, {0}.__contains__) == Step(SETTINGS.deal_wait, "deal")
+
+
 def test_with_nobody_to_wait_for_the_next_deal_comes_after_the_pause():
     """Spectators of a table of bots, or people all away, read the summary for deal_pause."""
     state = between_deals()

@@ -263,6 +263,7 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
         wait_state(p, "s.room.waiting.length === 1 && s.room.deal_left > 100")
     assert int(re.search(r"\d+", anna.text_content("[data-testid=deal-countdown]")).group()) > 100
     assert anna.text_content("[data-testid=waiting-list]").startswith("Boris asked for time to read")
+    assert boris.text_content("[data-testid=waiting-list]").startswith("Вы попросили подождать")
     assert boris.locator("[data-testid=wait-deal]").count() == 0 and boris.locator("[data-testid=next-deal]").count() == 1
 
     anna.click("[data-testid=next-deal]")
@@ -680,16 +681,26 @@ def test_a_long_name_does_not_squeeze_the_score_sheet(live, new_page):
 def test_the_newest_deal_is_in_sight_when_the_deals_outgrow_the_score_sheet(live, new_page):
     """The sheet scrolls to the newest deal (the last deals of a match had been under its totals,
     out of sight): a finished demo match of six deals, on a short desktop window."""
+    in_sight = """() => { const sheet = document.getElementById('sheet'), side = sheet.closest('.side');
+      const scroller = sheet.scrollHeight > sheet.clientHeight + 1 ? sheet : side, view = scroller.getBoundingClientRect();
+      const rows = [...document.querySelectorAll('[data-testid=score-sheet] tbody tr')];
+      const last = rows[rows.length - 1].getBoundingClientRect(), foot = document.querySelector('[data-testid=score-sheet] tfoot th').getBoundingClientRect();
+      return {scrolls: scroller.scrollHeight > scroller.clientHeight + 1, top: last.top, bottom: last.bottom, foot: foot.top, view: view.top}; }"""
     page = new_page({"width": 1280, "height": 560})
     page.goto(f"{live.http}/r/DEMO02")
     page.wait_for_function("document.querySelectorAll('[data-testid=score-sheet] tbody tr').length === 6")
-    seen = page.evaluate("""() => { const sheet = document.getElementById('sheet').getBoundingClientRect();
-      const rows = [...document.querySelectorAll('[data-testid=score-sheet] tbody tr')];
-      const last = rows[rows.length - 1].getBoundingClientRect(), foot = document.querySelector('[data-testid=score-sheet] tfoot th').getBoundingClientRect();
-      return {scrolls: document.getElementById('sheet').scrollHeight > sheet.height + 1, top: last.top, bottom: last.bottom, foot: foot.top, sheet: sheet.top}; }""")
+    seen = page.evaluate(in_sight)
     assert seen["scrolls"], seen  # (else the test shows nothing)
-    assert seen["bottom"] <= seen["foot"] + 1 and seen["top"] >= seen["sheet"], seen
-    healthy(page)
+    assert seen["bottom"] <= seen["foot"] + 1 and seen["top"] >= seen["view"], seen
+    # on a phone the sheet opens over the table, at its end too (it had opened at deal 1)
+    phone = new_page({"width": 360, "height": 560}, is_mobile=True, has_touch=True)
+    phone.goto(f"{live.http}/r/DEMO02")
+    phone.wait_for_function("document.querySelectorAll('[data-testid=score-sheet] tbody tr').length === 6")
+    phone.click("[data-testid=sheet-tab]")
+    seen = phone.evaluate(in_sight)
+    assert seen["scrolls"], seen
+    assert seen["bottom"] <= seen["foot"] + 1 and seen["top"] >= seen["view"], seen
+    healthy(page, phone)
 
 
 def test_partners_each_keep_a_line_of_the_score_sheets_heading(live, new_page):

@@ -99,7 +99,10 @@ function whatNext(send, names, finished) {
     if (!finished && !room.waiting.includes(you.seat)) out.append(el("button", { type: "button", class: "button", "data-testid": "wait-deal", onclick: () => send({ type: "wait" }) }, t("result.wait")));
   }
   const readers = people.filter((s) => room.waiting.includes(s.seat) && !room.ready.includes(s.seat));
-  if (!finished && readers.length) out.append(el("p", { class: "note", "data-testid": "waiting-list" }, t("result.waiting_asked", listed(readers))));
+  const others = readers.filter((s) => s.seat !== you.seat);
+  if (!finished && readers.length) {
+    out.append(el("p", { class: "note", "data-testid": "waiting-list" }, others.length ? t("result.waiting_asked", listed(others)) : t("result.you_wait")));
+  }
   if (iAmReady && waiting.length) out.append(el("p", { class: "note", "data-testid": "ready-waiting" }, t(finished ? "result.rematch_waiting" : "result.waiting_for", listed(waiting))));
   const ready = people.filter((s) => room.ready.includes(s.seat));
   if (ready.length && !iAmReady) out.append(el("p", { class: "note", "data-testid": "ready-list" }, t(finished ? "result.rematch_asked" : "result.ready", listed(ready))));
