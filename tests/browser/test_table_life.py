@@ -896,3 +896,28 @@ document.addEventListener('DOMContentLoaded', () => new MutationObserver(() => {
             page.wait_for_timeout(30)
     assert jumps()[1] == 0, page.evaluate("window.__trick")
     healthy(page)
+
+
+def test_a_spectator_of_fast_bots_keeps_up_with_the_table(tmp_path_factory, new_page):
+    """With the tricks held and the cards paced as a person sees them, a spectator of bots that
+    play faster had fallen further behind the table with every trick (5 to 18 s in a walk): the
+    page catches up once a few states wait. (A server of its own: its bots without delay stop
+    with it, not two minutes after the page has gone.)"""
+    from tests.conftest import LiveServer, fresh_sqlite
+
+    server = LiveServer(fresh_sqlite(tmp_path_factory, "fastbotsdb"), bot_delay=0.05).start()
+    try:
+        code = create_room(server, "black_maria", ["bot:rules"] * 3, {"target": 1000})
+        page = new_page()
+        page.add_init_script("window.CARDROOM_ANIM_MS = 1600;")  # (the page's own, not the tests')
+        page.goto(f"{server.http}/r/{code}")
+        page.wait_for_function("window.cardroomTable.state?.match?.deals.length >= 1")
+        page.wait_for_timeout(2000)  # (a card every 50 ms: 40 states meanwhile)
+        then = page.evaluate("window.cardroomTable.seq")  # where the table was
+        page.wait_for_timeout(3000)  # (more than a trick's hold later)
+        shown = page.evaluate("window.cardroomTable.state.seq")
+        assert shown >= then, f"3 s later the page shows event {shown}, the table was at {then}"
+        healthy(page)
+        page.goto("about:blank")
+    finally:
+        server.stop()

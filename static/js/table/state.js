@@ -107,6 +107,11 @@ function trickCount(state) {
   return { deal: m.deals.length, won: (m.deal.tricks_won || []).reduce((a, b) => a + b, 0) };
 }
 
+// States waiting past which the queue catches up, neither holding tricks nor pacing cards: a
+// spectator of bots faster than the holds had fallen 5 to 18 s behind the table, and further
+// with every deal.
+const CATCH_UP = 4;
+
 /** receive(STATE, reset) puts each STATE on the screen as it comes (`show()`), except that a
  * trick just closed stays in the middle for `holdMs` before the STATEs after it are shown
  * (`trickWon(seat)` is told first), `paceMs` apart: the others' cards played meanwhile come one
@@ -117,6 +122,7 @@ export function stateQueue({ holdMs, paceMs, show, trickWon }) {
   function pump(paced = false) {
     pacing = null;
     while (table.queue.length) {
+      if (table.queue.length > CATCH_UP) paced = false;
       const { state, reset } = table.queue.shift();
       const before = table.tricks;
       table.tricks = trickCount(state);
@@ -133,7 +139,7 @@ export function stateQueue({ holdMs, paceMs, show, trickWon }) {
         continue;
       }
       if (closed.winner !== undefined) trickWon(closed.winner);
-      if (holdMs > 0) {
+      if (holdMs > 0 && table.queue.length <= CATCH_UP) {
         table.holding = { trick: closed };
         show();
         table.holding.timer = setTimeout(() => { table.holding = null; pump(true); }, holdMs);
