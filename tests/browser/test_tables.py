@@ -129,15 +129,15 @@ def play_first_legal(page, last: bool = False) -> bool:
     return act(page, card)
 
 
-def pass_or_play(page) -> bool:
-    """Black Maria: pass the first three cards, or play the first legal card, if the table asks
-    this page for either; whether it did."""
+def pass_or_play(page, last: bool = False) -> bool:
+    """Black Maria: pass the first three cards, or play the first legal card (``last``: the
+    last one), if the table asks this page for either; whether it did."""
     if page.locator("[data-testid=pass-button]").count():
         cards = page.locator(".hand-row .card.playable")
         for i in range(3):
             cards.nth(i).click()
         return act(page, page.locator("[data-testid=pass-button]"))
-    return my_turn(page) and play_first_legal(page)
+    return my_turn(page) and play_first_legal(page, last)
 
 
 def give_first(page) -> bool:
