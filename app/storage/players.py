@@ -99,10 +99,13 @@ def free_for_guests(session: Session, name: str) -> Player | None:
 
 
 def _free_variant(session: Session, name: str) -> str:
-    """A name like ``name`` that nobody has and that may be taken: "Anna 2", "Anna 3"... (a
-    long name shortened to leave room for its number: the suggestion had been too long)."""
-    for n in range(2, 1000):
-        candidate = _with_suffix(name, f" {n}")
+    """A name like ``name`` that nobody has and that may be taken: "Anna 2", "Anna 3"...; a
+    numbered name counts on from its number ("Anna 2" taken: "Anna 3", not "Anna 2 2"); a long
+    name shortened to leave room for its number (the suggestion had been too long)."""
+    numbered = regex.fullmatch(r"(.*\S) ([0-9]{1,3})", name)
+    base, first = (numbered[1], int(numbered[2]) + 1) if numbered else (name, 2)
+    for n in range(first, 1000):
+        candidate = _with_suffix(base, f" {n}")
         if by_name(session, candidate) is None:
             return candidate
     return _with_suffix(name, f" {secrets.token_hex(3)}")

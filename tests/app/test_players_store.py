@@ -222,7 +222,7 @@ def test_a_rename_keeps_the_player_and_refuses_a_name_anyone_has(db):
 
 
 def test_the_suggested_name_is_the_first_numbered_one_nobody_has(db):
-    """"Vera 2" taken: "Vera 3"; a name of 32 characters, the most, is cut to 30 before the
+    """"Vera 2" taken: "Vera 3", for "Vera" and for "Vera 2"; a name of 32 characters, the most, is cut to 30 before the
     number (a suggestion may be taken)."""
     sessions, _, _ = db
     long = "L" * 16 + "ж" * 16
@@ -230,6 +230,8 @@ def test_the_suggested_name_is_the_first_numbered_one_nobody_has(db):
         for name in ("Vera K", "Vera K 2", long):
             players.guest(session, name)
         assert players._free_variant(session, "Vera K") == "Vera K 3"
+        assert players._free_variant(session, "Vera K 2") == "Vera K 3"  # (not "Vera K 2 2")
+        assert players._free_variant(session, "Vera K 9") == "Vera K 10"
         assert players._free_variant(session, long) == long[:30] + " 2"
         assert players.NameTaken("a", "b").args == ("a",)
 
