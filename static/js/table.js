@@ -23,7 +23,7 @@ import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 const app = document.getElementById("table-app");
 const $ = (id) => document.getElementById(id);
 
-const server = connection(onMessage);
+const server = connection(onMessage, () => draw());
 const { connect, reconnectNow, send } = server;
 // A move sent takes away a hint shown before it ("exactly three cards" had outlived the pass,
 // over one's own seat on a phone).
@@ -126,7 +126,7 @@ function draw() {
   const moves = holding || !m ? {} : m.moves || {};
   const felt = {
     game: state.room.game, nSeats: state.room.seats.length, teams, me: state.you.seat, names,
-    seatInfo: state.room.seats, deal: m ? m.deal : null, toAct: m && !holding ? m.to_act : [],
+    seatInfo: seatsAsSeen(state), deal: m ? m.deal : null, toAct: m && !holding ? m.to_act : [],
   };
   const lastTrick = felt.deal && felt.deal.last_trick;
   const resultAppears = resultDue() && resultNew();
@@ -153,6 +153,14 @@ function draw() {
   keepHandInSight(handAt);
   if (resultAppears) $("result").scrollIntoView({ block: "nearest" });  // its top, on a short screen
   afterDraw(seen);
+}
+
+/** The room's SEATs, one's own as connected as this page is: off line, the server's last word
+ * had kept its dot green. */
+function seatsAsSeen(state) {
+  const me = state.you.seat;
+  if (me === null || table.online) return state.room.seats;
+  return state.room.seats.map((seat) => (seat.seat === me ? { ...seat, connected: false } : seat));
 }
 
 // The clocks: the server says how many seconds are left (ROOM.turn_left, ROOM.deal_left) when it

@@ -192,15 +192,21 @@ def test_a_chat_line_lost_with_a_dead_link_goes_back_into_the_box(live, new_page
 
 def test_offline_the_page_says_so_at_once_and_plays_on_when_back(live, new_page):
     """The browser goes offline (a phone in a tunnel): the page does not wait for a ping's
-    answer to say it is reconnecting; back online, it is at the table again and plays on."""
+    answer to say it is reconnecting, and its own seat's dot goes grey (it had stayed green
+    while offline); back online, it is at the table again and plays on."""
     code = create_room(live, "marjolet", ["open", "bot:rules"])
     boris = new_page(PHONE, locale="ru-RU", has_touch=True, is_mobile=True)
     sit(boris, live, code, "Boris", 0)
+    own_dot = boris.locator("[data-testid=presence-0]")
+    assert own_dot.get_attribute("class") == "dot on"
     boris.context.set_offline(True)
     boris.wait_for_selector("#conn[data-status=reconnecting]", timeout=2000)
     assert boris.text_content("#conn") == "переподключение…"
+    assert own_dot.get_attribute("class") == "dot off"
+    assert own_dot.get_attribute("title") == "не на связи"
     boris.context.set_offline(False)
     boris.wait_for_selector("#conn[data-status=online]", timeout=10000)
+    assert own_dot.get_attribute("class") == "dot on"
     boris.errors[:] = [e for e in boris.errors if "ERR_INTERNET_DISCONNECTED" not in e]
     play([boris], 2)
     healthy(boris)

@@ -12,11 +12,13 @@ import { table } from "./state.js";
 import { toast } from "./notices.js";
 import { sent } from "./inflight.js";
 
-function showStatus(status) {
+function showStatus(status, redraw) {
   const chip = document.getElementById("conn");
   chip.textContent = t("conn." + status);
   chip.className = "conn " + status;
   chip.dataset.status = status;
+  const online = status === "online";
+  if (online !== table.online) { table.online = online; redraw(); }  // (one's own seat's dot)
 }
 
 // (the tests shorten both)
@@ -25,8 +27,8 @@ const ANSWER_MS = window.CARDROOM_ANSWER_MS ?? 10000;  // for any answer at all
 
 /** The connection: `connect()` once, then `send`, `act` and `reconnectNow` (after the seat
  * changed); `onMessage(msg, hello)` gets every message of the server (`hello`: the welcome
- * that answers this socket's hello). */
-export function connection(onMessage) {
+ * that answers this socket's hello); `redraw()` when the page goes on or off line. */
+export function connection(onMessage, redraw) {
   let socket = null, attempt = 0, pinger = null, probe = null, retry = null, actions = 0;
   let welcomed = false;  // the socket has its welcome: what is sent on it is after the STATE shown
   let unanswered = null;  // {id, action, seq}: the last action sent, and the event number then
@@ -44,7 +46,7 @@ export function connection(onMessage) {
     socket = null;
     stopTimers();
     ws.close();
-    showStatus("reconnecting");
+    showStatus("reconnecting", redraw);
     attempt = Math.min(attempt + 1, 6);
     retry = setTimeout(() => { retry = null; connect(); }, reconnectDelay(attempt));
   }
@@ -74,7 +76,7 @@ export function connection(onMessage) {
   window.addEventListener("offline", () => { if (socket) giveUp(socket); });
 
   function connect() {
-    showStatus(table.seq === null ? "connecting" : "reconnecting");
+    showStatus(table.seq === null ? "connecting" : "reconnecting", redraw);
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/" + table.code);
     socket = ws;
     welcomed = false;
@@ -97,7 +99,7 @@ export function connection(onMessage) {
       probe = null;
       const msg = JSON.parse(ev.data);
       const hello = msg.type === "welcome" && !greeted;  // a later welcome answers a sync
-      if (hello) { greeted = welcomed = true; showStatus("online"); }
+      if (hello) { greeted = welcomed = true; showStatus("online", redraw); }
       // An action the socket given up never answered, when the table has not moved since it
       // was sent (so it did not arrive): sent again, with its id, which the server applies once.
       const again = hello && unanswered && unanswered.id === table.inFlight

@@ -29,6 +29,7 @@ export const table = {
   turnDeadline: null, // performance.now() when the turn timer runs out, null: no timer runs
   dealDeadline: null, // performance.now() when the next deal comes anyway, null: no countdown
   awaySince: {}, // seat -> performance.now() when its person was seen going (a presence)
+  online: false, // this page's socket has its welcome: its own seat is as connected as it is
   said: { status: "", result: "", newsDeal: "", news: new Set() }, // what screen readers were told: the last status and result, the deal's news
 };
 
