@@ -1,7 +1,7 @@
 // The match page's post-match analysis (docs/analysis.md): its progress, a summary per
 // player, the marked moves and a chart of where the points were lost (each taking the replay
 // to its move), and each replay step's mark.
-import { t, el, actionText, refusalText, spoken, LANG } from "./common.js";
+import { t, el, actionText, refusalText, sentence, spoken, LANG } from "./common.js";
 
 const MARKS = ["inaccuracy", "mistake", "blunder"];
 // (as chess writes them: a phone's summary heads its columns with these, the words under it)
@@ -70,7 +70,7 @@ export function startAnalysis(box, match, names, onResult, showMove) {
     const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ again }) });
     if (!r.ok) {  // (what the server said, "try again in 3135 s", and the button again to try)
-      status.textContent = refusalText(await r.json().catch(() => null));
+      status.textContent = sentence(refusalText(await r.json().catch(() => null)));
       ask.hidden = false;
       return;
     }

@@ -206,6 +206,13 @@ export function refusalText(refusal) {
   return t(key, params);
 }
 
+/** A clause said alone, as a sentence: "A name has at most 32 characters." (refusals' reasons
+ * are written to follow a colon or a dash, in lower case and without a full stop). */
+export function sentence(text) {
+  const first = text.charAt(0).toLocaleUpperCase(LANG) + text.slice(1);
+  return /[.!?…]$/.test(first) ? first : first + ".";
+}
+
 /** "Not allowed — you must follow suit (hearts)": the error code's label, then the reason. */
 export function errorText(refusal) {
   const label = t("error." + refusal.code);

@@ -1,5 +1,5 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
-import { t, el, refusalText, seatName } from "./common.js";
+import { t, el, refusalText, sentence, seatName } from "./common.js";
 import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
@@ -111,7 +111,7 @@ async function createRoom(ev) {
     $("created-title").focus();  // (the form the focus was in is gone: on to what comes next)
     loadRooms();  // (the table just made is among the open ones at once, not at the next refresh)
   } catch (error) {
-    $("create-error").textContent = error.message;
+    $("create-error").textContent = sentence(error.message);
   } finally {
     $("create-button").disabled = false;
   }

@@ -1,6 +1,6 @@
 // The identity menu on every page: who this browser plays as, their page, renaming, and the
 // link (and QR code) that brings the identity and its seats to another device.
-import { t, el, refusalText } from "./common.js";
+import { t, el, refusalText, sentence } from "./common.js";
 import { identity, keepIdentity, playerHeaders } from "./identity.js";
 
 const box = document.getElementById("me");
@@ -17,7 +17,7 @@ function draw() {
     ev.preventDefault();
     const r = await fetch("/api/me", { method: "PATCH", headers: { "Content-Type": "application/json", ...playerHeaders() }, body: JSON.stringify({ name: rename.elements.name.value }) });
     const body = await r.json().catch(() => ({}));
-    if (!r.ok) { out.textContent = refusalText(body); return; }
+    if (!r.ok) { out.textContent = sentence(refusalText(body)); return; }
     keepIdentity({ ...me, name: body.name });
     draw();
   });
@@ -25,7 +25,7 @@ function draw() {
   device.addEventListener("click", async () => {
     const r = await fetch("/api/me/device", { method: "POST", headers: playerHeaders() });
     const body = await r.json().catch(() => ({}));
-    if (!r.ok) { out.textContent = refusalText(body); return; }
+    if (!r.ok) { out.textContent = sentence(refusalText(body)); return; }
     const qr = el("div", { class: "qr", role: "img", "aria-label": t("me.qr") });
     qr.innerHTML = body.qr; // the server's SVG of the link: no text anyone typed
     const host = new URL(body.link).hostname;

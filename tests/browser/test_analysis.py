@@ -154,6 +154,6 @@ def test_an_analysis_refused_says_why_and_can_be_asked_for_again(live, new_page)
     status = page.get_by_test_id("analysis-status")
     status.filter(has_text="try again").wait_for()
     # (it had said "Something went wrong", the button gone until a reload)
-    assert status.text_content() == "too many analyses were asked for from your address; try again in 3135 s"
+    assert status.text_content() == "Too many analyses were asked for from your address; try again in 3135 s."
     assert ask.is_visible()
     assert [e for e in page.errors if "429" not in e] == []

@@ -70,9 +70,9 @@ def test_the_lobby_seats_a_player_under_their_name_or_a_guest_under_the_one_type
     open_codes = lambda: {r["code"] for r in httpx.get(live.http + "/api/rooms?open=true").json()["rooms"]}  # noqa: E731
     before = open_codes()
     assert not create_in_lobby(page, live, other)
-    assert page.text_content("#create-error") == (
-        f"you play here as «{name}»: to sit under another name, tick “Play as a guest”, or rename "
-        f"yourself in the menu at the top (“You: {name}”)")
+    assert page.text_content("#create-error") == (  # (a sentence: the reason said alone)
+        f"You play here as «{name}»: to sit under another name, tick “Play as a guest”, or rename "
+        f"yourself in the menu at the top (“You: {name}”).")
     assert open_codes() == before
     page.goto(live.http + "/")
     page.fill("#create-name", other)
@@ -101,7 +101,8 @@ def test_the_lobby_seats_a_player_under_their_name_or_a_guest_under_the_one_type
     before = open_codes()
     stranger.click("#create-button")
     stranger.wait_for_selector("#create-error:not(:empty)")
-    assert f"имя «{name}» уже чьё-то" in stranger.text_content("#create-error")
+    refused = stranger.text_content("#create-error")
+    assert refused.startswith(f"Имя «{name}» уже чьё-то") and refused.endswith("»."), refused
     assert open_codes() == before  # (the table had been made, and left with nobody at it)
     assert [e for e in stranger.errors if "409 (Conflict)" not in e] == []  # (the refusal's own)
     healthy(page)
