@@ -206,6 +206,10 @@ export function refusalText(refusal) {
   return t(key, params);
 }
 
+const LIST = new Intl.ListFormat(LANG, { type: "conjunction" });
+/** Names as the page's language lists them: "Anna, Boris and Vera", "Анна, Борис и Вера". */
+export const listText = (items) => LIST.format(items.map(String));
+
 /** A clause said alone, as a sentence: "A name has at most 32 characters." (refusals' reasons
  * are written to follow a colon or a dash, in lower case and without a full stop). */
 export function sentence(text) {

@@ -75,11 +75,13 @@ function declaredCards(m, s) {
     el("span", { class: "label" }, t("mj.declared")), d.declared[s].map((c) => cardEl(c)));
 }
 
-/** A person's name links to their page (in a new tab: the table stays); a bot's does not. */
+/** A person's name links to their page (in a new tab: the table stays); a bot's does not. Each
+ * word in a span of its own, which a narrow seat cuts short ("Констант…") rather than breaks. */
 function nameOf(m, s, name) {
   const info = (m.seatInfo || [])[s] || {};
-  if (info.kind !== "human" || !info.name) return el("span", { class: "name" }, name);
-  return el("a", { class: "name", href: "/players/" + encodeURIComponent(info.name), target: "_blank", rel: "noopener" }, name);
+  const words = name.split(/(\s+)/).map((part, i) => (i % 2 ? part : el("span", { class: "word" }, part)));
+  if (info.kind !== "human" || !info.name) return el("span", { class: "name", title: name }, words);
+  return el("a", { class: "name", title: name, href: "/players/" + encodeURIComponent(info.name), target: "_blank", rel: "noopener" }, words);
 }
 
 export function renderSeats(felt, m) {

@@ -769,3 +769,51 @@ def test_a_replayed_marriage_is_said_whole_in_a_side_seat_of_the_smallest_phone(
       return new Set([...label.getClientRects()].map((r) => Math.round(r.top))).size; }})""")
     assert lines and set(lines) == {1}, lines
     healthy(page)
+
+
+WORDS_ON_TWO_LINES = """(names) => names.flatMap((name) => {
+  // each word of a name as the page lays it out: a word on two lines was broken in two
+  const text = name.textContent, range = document.createRange(), broken = [];
+  for (const m of text.matchAll(/\\S+/g)) {
+    const nodes = [], walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+    let at = 0, start = null, end = null;
+    while (walker.nextNode()) {
+      const node = walker.currentNode, len = node.length;
+      if (start === null && m.index < at + len) start = [node, m.index - at];
+      if (m.index + m[0].length <= at + len) { end = [node, m.index + m[0].length - at]; break; }
+      at += len;
+    }
+    range.setStart(...start); range.setEnd(...end);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    if (tops.size > 1) broken.push(m[0]);
+  }
+  return broken; })"""
+
+
+def test_three_friends_gone_their_long_names_stay_whole_words_on_a_small_phone(live, new_page):
+    """Three of four gone, the fourth's phone (360×640) hands their seats to bots: one line says
+    so for all three (one each had taken six lines, and pushed the seats off the screen), and a
+    long name in a side seat keeps its words whole, a word too wide cut short ("Констант…"):
+    they had broken in the middle ("Александ / ра")."""
+    names = ["Anna", "Александра Константинова", "Maximilian-Alexander", "Екатерина Вячеславовна"]
+    code = create_room(live, "big_mariage", ["open"] * 4)
+    others = [new_page() for _ in range(3)]
+    for seat, page in enumerate(others, start=1):
+        sit(page, live, code, names[seat], seat)
+    anna = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
+    sit(anna, live, code, names[0], 0)
+    for page in others:
+        page.goto("about:blank")
+    for seat in (1, 2, 3):
+        act_surely(anna, anna.locator(f"[data-testid=standin-{seat}-rules]"))
+    note = anna.locator("[data-testid=standin-note-1-2-3]")
+    note.wait_for()
+    assert note.text_content() == ("За игроков Александра Константинова, Maximilian-Alexander и "
+                                   "Екатерина Вячеславовна играют боты, пока те не вернутся.")
+    assert anna.locator(".standin-note").count() == 1
+    side_names = anna.locator(".seat-slot:is([data-pos=left], [data-pos=right]) .nameplate .name")
+    assert side_names.count() == 2
+    assert side_names.evaluate_all(WORDS_ON_TWO_LINES) == []
+    assert sorted(side_names.evaluate_all("(all) => all.map((n) => n.textContent)")) == sorted(names[1::2])
+    shot(anna, "standins-long-names-small-phone")
+    healthy(anna)

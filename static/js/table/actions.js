@@ -1,7 +1,7 @@
 // The actions box under the felt: whose turn it is (or who took the trick held in the middle),
 // the stand-in offers, then the game's own controls (its panel, table/panels/). The end of a
 // deal and of the match are told by the result panel (result.js).
-import { t, el } from "../common.js";
+import { t, el, listText } from "../common.js";
 import { table, relationOf } from "./state.js";
 import { announce } from "./notices.js";
 
@@ -74,15 +74,12 @@ let graceTimer = null;
 
 function drawStandins(state, line, send, redraw) {
   const me = state.you.seat;
+  drawStandinsPlaying(state, line);
   let soonest = Infinity;  // (ms until an away seat's offer comes)
   for (const info of state.room.seats) {
     const s = info.seat;
-    if (s === me) continue;
+    if (s === me || (info.kind === "human" && info.standin)) continue;
     const name = info.name || t("lobby.seat_n", { n: s + 1 });
-    if (info.kind === "human" && info.standin) {
-      line(el("span", { class: "note standin-note", "data-testid": "standin-note-" + s }, t("standin.playing", { name })));
-      continue;
-    }
     if (me === null) continue;
     const away = info.kind === "human" && !info.connected;
     if (info.kind !== "open" && !away) continue;
@@ -105,4 +102,15 @@ function drawStandins(state, line, send, redraw) {
   }
   clearTimeout(graceTimer);
   if (soonest < Infinity) graceTimer = setTimeout(redraw, soonest + 50);
+}
+
+// The seats bots play for until their people come back, in one line (three had taken six lines
+// of a phone's screen, and pushed the seats out of it).
+function drawStandinsPlaying(state, line) {
+  const seats = state.room.seats.filter((info) => info.kind === "human" && info.standin && info.seat !== state.you.seat);
+  if (!seats.length) return;
+  const names = listText(seats.map((info) => info.name));
+  const testid = "standin-note-" + seats.map((info) => info.seat).join("-");
+  line(el("span", { class: "note standin-note", "data-testid": testid },
+    t("standin.playing", { n: seats.length, names })));
 }
