@@ -112,5 +112,5 @@ function drawStandinsPlaying(state, line) {
   const names = listText(seats.map((info) => info.name));
   const testid = "standin-note-" + seats.map((info) => info.seat).join("-");
   line(el("span", { class: "note standin-note", "data-testid": testid },
-    t("standin.playing", { n: seats.length, names })));
+    t(seats.length > 1 ? "standin.playing_many" : "standin.playing", { names })));
 }
