@@ -132,7 +132,8 @@ class CatchUp:
         if not tail.events:
             return
         if room.state.apply_tail(tail):
-            room.driver.progressed()
+            if any(_moves_the_clocks(event) for event in tail.events):
+                room.driver.progressed()
             room.told([(e.seq, e.kind, e.data) for e in tail.events])
             logs.event("caught_up", room.code, logging.DEBUG, events=len(tail.events),
                        seq=room.state.seq)
@@ -149,3 +150,11 @@ class CatchUp:
         if [event.seq for event in events] != list(range(seq + 1, seq + 1 + len(events))):
             return None
         return Tail(events=events)
+
+
+def _moves_the_clocks(event: StoredEvent) -> bool:
+    """Whether the process that stored ``event`` counts its clocks (the turn timer, the next
+    deal's countdown) from it (room.py): an action, a deal, a wait asked for. A chat line or a
+    ready elsewhere had started them again here alone, so that two processes' pages differed."""
+    return event.kind in ("action", "deal") or (event.kind == "ready"
+                                                and bool(event.data.get("wait")))

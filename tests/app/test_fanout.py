@@ -124,6 +124,51 @@ async def test_shared_actions_apply_without_the_database_and_a_gap_reads_it(tmp_
         store.close()
 
 
+async def test_another_process_counts_its_clocks_from_what_the_storing_one_does(tmp_path):
+    """The turn timer and the next deal's countdown count, on every process, from the last
+    action, deal or wait: a chat line or a plain ``ready`` stored on A had started them again
+    on B alone (B's pages then said another number of seconds than A's)."""
+    from app.rooms import RoomRegistry
+    from app.settings import Settings
+    from app.storage.migrate import upgrade
+    from app.storage.repository import RoomRepository
+    from app.storage.store import Store
+
+    url = f"sqlite:///{tmp_path}/clocks.db"
+    upgrade(url)
+    settings = Settings(database_url=url, bot_delay=0, deal_pause=60, room_idle=0)
+    recorder = Recorder()
+    store_a, store_b = Store(url), Store(url)
+    a = RoomRegistry(settings, RoomRepository(store_a), recorder)
+    b = RoomRegistry(settings, RoomRepository(store_b))
+    room_a = await a.create("black_maria", {"target": 500},
+                            [("open", None), ("open", None), ("open", None)], None)
+    for seat in range(3):
+        await room_a.join(f"p{seat}", seat)
+    room_b = await b.get(room_a.code)
+    state_a = room_a.state
+
+    async def on_b(step) -> bool:
+        """Does ``step`` on A, hands its notices to B: whether B's clocks started again."""
+        recorder.notices.clear()
+        room_b.driver.last_progress = -1.0
+        await step()
+        for notice in recorder.notices:
+            await b.remote_event(*notice)
+        assert room_b.state.seq == state_a.seq
+        return room_b.driver.last_progress != -1.0
+
+    assert not await on_b(lambda: room_a.say(0, "hello"))
+    while not state_a.between_deals:  # (the last card ends the deal: its summary)
+        seat = state_a.match.to_act()[0]
+        assert await on_b(lambda s=seat: room_a.act(s, state_a.match.legal_actions(s)[0]))
+    assert not await on_b(lambda: room_a.ready(0))
+    assert await on_b(lambda: room_a.ready(1, wait=True))
+    assert not await on_b(lambda: room_a.say(2, "I read too"))
+    for store in (store_a, store_b):
+        store.close()
+
+
 async def test_a_process_lets_go_of_a_room_nobody_there_watches_or_asked_for(tmp_path):
     """Each room's people go to one process (the proxy hashes its code): a replica elsewhere
     would apply every action again. At another process's notice, a process drops a room nobody

@@ -775,7 +775,7 @@ WORDS_ON_TWO_LINES = """(names) => names.flatMap((name) => {
   // each word of a name as the page lays it out: a word on two lines was broken in two
   const text = name.textContent, range = document.createRange(), broken = [];
   for (const m of text.matchAll(/\\S+/g)) {
-    const nodes = [], walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+    const walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
     let at = 0, start = null, end = null;
     while (walker.nextNode()) {
       const node = walker.currentNode, len = node.length;
