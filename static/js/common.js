@@ -31,6 +31,27 @@ export function tWho(key, vars) {
     el("span", { class: "named" }, lead, el("span", { class: "who" }, String(vars.name)), tail), after.slice(tail.length)];
 }
 
+const LETTERS = new Intl.Segmenter(LANG, { granularity: "grapheme" });
+/** The names tWho put in `root` that its narrow screen cuts short, cut by whole letters with
+ * "…" once laid out: CSS's own ellipsis left a letter's width blank before what follows
+ * ("(Александра… )"). A screen reader reads the name whole. */
+export function fitNames(root) {
+  for (const who of root.querySelectorAll(".who")) {
+    if (who.scrollWidth <= who.clientWidth) continue;
+    const full = who.textContent, letters = [...LETTERS.segment(full)].map((s) => s.segment);
+    const shown = el("span", { "aria-hidden": "true" });
+    who.replaceChildren(shown, el("span", { class: "sr-only" }, full));
+    const cut = (n) => { shown.textContent = letters.slice(0, n).join("").trimEnd() + "…"; };
+    let most = 1, least = letters.length - 1;  // the most letters that fit beside "…"
+    while (most < least) {
+      const n = Math.ceil((most + least) / 2);
+      cut(n);
+      if (who.scrollWidth <= who.clientWidth) most = n; else least = n - 1;
+    }
+    cut(most);
+  }
+}
+
 /** t() with nodes for some of its {names} (a card written with cardText, read by its name): an
  * array of text and nodes, for el(). */
 export function tParts(key, vars) {

@@ -2,7 +2,7 @@
 // Used by the live table and by the replay viewer. Everything comes from the engine's view and
 // the server's facts, in a model `m` = {game, nSeats, teams ([[0, 2], [1, 3]] or null), me,
 // names, seatInfo (SEATs; none in a replay), deal, toAct, replay}.
-import { t, tWho, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
+import { t, tWho, fitNames, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
 
 
 /** A team's letter: team 0 is A, team 1 is B (SEAT.team). */
@@ -144,6 +144,7 @@ export function renderInfo(box, m) {
   }
   if (d.phase === "over") lines.push(el("p", { class: "phase" }, t("info.deal_over")));
   box.append(...lines);
+  fitNames(box);
 }
 
 /** The trick in the middle; `shown` = {cards:[[seat,card]], winner} to display a finished trick. */

@@ -2,7 +2,7 @@
 // actions box, the result panel, the score sheet and the chat, and holds the page's own
 // controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
 // controls are in table/panels/.
-import { t, tWho, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken } from "./common.js";
+import { t, tWho, fitNames, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken } from "./common.js";
 import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
@@ -185,6 +185,7 @@ function drawClocks(fresh) {
   const left = Math.max(0, Math.ceil((table.turnDeadline - performance.now()) / 1000));
   // the name in a span of its own, which a phone cuts short: the seconds left stay in sight
   timer.replaceChildren(...tWho("table.turn_left", { name: seatNames(table.state)[room.turn_seat] || "", n: left }));
+  fitNames(timer);
 }
 
 // The seats to take: with partnerships, each says whose partner it makes you.

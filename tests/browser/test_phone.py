@@ -561,7 +561,9 @@ def test_the_menu_opens_over_an_open_chat_or_score_sheet_on_a_phone(live, new_pa
 
 def test_the_table_bar_of_a_russian_phone_keeps_the_seconds_left_in_sight(live, new_page):
     """The table's name and the connection on one line, the turn timer on the next: a long name
-    is cut short before the seconds left, which stay whole."""
+    is cut short before the seconds left, which stay whole, by whole letters with no blank
+    before the colon (CSS's ellipsis had left a letter's width: "Анастасия Алекс… :"), and read
+    whole by a screen reader."""
     r = httpx.post(live.http + "/api/rooms", json={
         "game": "big_mariage", "seats": ["open", "bot:rules", "bot:rules", "bot:rules"],
         "turn_timer": 60})
@@ -572,11 +574,16 @@ def test_the_table_bar_of_a_russian_phone_keeps_the_seconds_left_in_sight(live, 
     bar = page.evaluate("""() => { const box = (sel) => document.querySelector(sel).getBoundingClientRect();
       const chip = document.querySelector('[data-testid=turn-timer]');
       return {title: box('.tablebar .title'), conn: box('[data-testid=conn]'), timer: box('[data-testid=turn-timer]'),
-              cut: chip.scrollWidth > chip.clientWidth + 1, text: chip.textContent}; }""")
+              cut: chip.scrollWidth > chip.clientWidth + 1, text: chip.textContent,
+              blank: box('[data-testid=turn-timer] .who').right - box('.who [aria-hidden]').right,
+              shown: chip.querySelector('.who [aria-hidden]').textContent,
+              read: chip.querySelector('.who .sr-only').textContent}; }""")
     assert abs(bar["title"]["top"] - bar["conn"]["top"]) < 8, bar  # one line
     assert bar["timer"]["top"] >= bar["title"]["bottom"] - 1, bar
     assert bar["timer"]["right"] <= 360 and bar["conn"]["right"] <= 360 and not bar["cut"], bar
-    assert bar["text"].startswith("Анастасия Александровна Вронская: осталось ")
+    assert re.search(r": осталось \d+ с$", bar["text"]), bar
+    assert bar["shown"].endswith("…") and "Анастасия Александровна Вронская".startswith(bar["shown"][:-1]), bar
+    assert bar["read"] == "Анастасия Александровна Вронская" and abs(bar["blank"]) < 1, bar
     shot(page, "table-bar-timer-phone-ru")
     healthy(page)
 
