@@ -824,3 +824,29 @@ def test_three_friends_gone_their_long_names_stay_whole_words_on_a_small_phone(l
     assert sorted(side_names.evaluate_all("(all) => all.map((n) => n.textContent)")) == sorted(names[1::2])
     shot(anna, "standins-long-names-small-phone")
     healthy(anna)
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
+def test_a_side_seats_marriage_at_the_table_is_its_suit_and_points_under_a_whole_label(live, new_page, locale):
+    """360 pixels wide, at the table: a side seat's marriage as "♥ 100" under "marriages:" on one
+    line (the colon had gone to a line of its own, and "K♥Q♥ / 100" taken two more)."""
+    code = create_room(live, "big_mariage", ["open"] * 4)
+    page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
+    page.goto(f"{live.http}/r/{code}")
+    page.wait_for_selector(".seat")
+    # (the felt drawn for a deal in play whose side seats declared marriages, as the table draws it)
+    notes = page.evaluate("""async () => {
+      const { renderSeats } = await import('/static/js/render.js');
+      const deal = { phase: "play", dealer: 0, declarer: 1, bids: [], tricks_won: [0, 2, 1, 0],
+        marriages: [{ seat: 1, suit: "H", points: 100 }, { seat: 3, suit: "C", points: 60 }],
+        hands: null, hand_sizes: [8, 6, 7, 8] };
+      renderSeats(document.getElementById('felt'), { game: "big_mariage", nSeats: 4, teams: [[0, 2], [1, 3]],
+        me: null, names: ["Anna", "Boris", "Vera", "Gleb"], seatInfo: [], deal, toAct: [1], replay: false });
+      return [...document.querySelectorAll('.seat-slot:is([data-pos=left], [data-pos=right]) .marriages')].map((note) => {
+        const label = document.createRange(); label.selectNodeContents(note.firstChild);
+        const seen = [...note.querySelectorAll('.cardtext')].map((c) => [...c.children].filter((s) => s.offsetParent).map((s) => s.textContent).join(''));
+        const lines = (node) => new Set([...node.getClientRects()].map((r) => Math.round(r.top))).size;
+        return { label: lines(label), seen, chips: [...note.querySelectorAll('.cardtext')].map(lines) }; }); }""")
+    assert notes == [{"label": 1, "seen": ["♥\u00a0100"], "chips": [1]},
+                     {"label": 1, "seen": ["♣\u00a060"], "chips": [1]}], notes
+    healthy(page)
