@@ -4,7 +4,10 @@ Each server process runs one :class:`Analyst` (``ANALYSIS=false``: none). It loo
 analysis nobody holds (``app/storage/analyses.py``: asked for on a match's page or, with
 ``ANALYSE_FINISHED``, for every match that finished), takes it, and works it out deal by deal
 in a process of its own (``engine.analysis.analyse_deal``: CPU work, seconds a deal, at a lower
-priority), keeping each deal in the database as it is done and renewing its hold meanwhile. The
+priority), keeping each deal in the database as it is done and renewing its hold meanwhile.
+Within a deal, the analysis process counts the decisions it has analysed in a number shared
+with the server's process, which stores it as the progress (at most every
+:data:`PROGRESS_EVERY` seconds: a person waiting sees it move, the database is not hammered). The
 result is put together from the deals (``assemble``) and stored with its status in one
 statement. A process that stops in the middle leaves the deals it kept: once its hold is stale
 (``ANALYSIS_STALE``) another process, or the same one restarted, takes the analysis over and
@@ -33,6 +36,14 @@ from .workers import start_worker
 
 log = logging.getLogger("cardroom.analysis")
 
+#: Seconds between two writes of an analysis's progress within a deal (none while it stands).
+PROGRESS_EVERY = 1.0
+
+#: In the analysis process: the decisions of its deal analysed so far, shared with the server's
+#: process (a number without a lock: a process killed while holding one would have left the
+#: event loop waiting on it for ever).
+_analysed = None
+
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
@@ -46,6 +57,8 @@ class Analyst:
         self.worker = f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.stale = timedelta(seconds=settings.analysis_stale)
         self.pool: ProcessPoolExecutor | None = None
+        #: the decisions the pool's process has analysed of its deal (see ``_analysed``)
+        self.analysed = None
         self.task: asyncio.Task | None = None
         self.started = _now()
         self._wake = asyncio.Event()
@@ -125,8 +138,8 @@ class Analyst:
         try:
             loop = asyncio.get_running_loop()
             for number in range(len(deals), len(sizes)):
-                entry = await loop.run_in_executor(self._pool(), analyse_deal, record, number,
-                                                   simulations, seed)
+                entry = await self._analyse_deal(match_id, (record, number, simulations, seed),
+                                                 sum(sizes[:number]), total)
                 deals = [*deals, entry]
                 done = sum(sizes[:len(deals)])
                 kept = await self._db(lambda s, deals=deals, done=done: analyses.save_deal(
@@ -153,6 +166,32 @@ class Analyst:
         finally:
             beating.cancel()
 
+    async def _analyse_deal(self, match_id: int, work: tuple, before: int, total: int) -> dict:
+        """``analyse_deal(*work)`` in the analysis process, its progress stored meanwhile
+        (``before``: the decisions of the deals before it)."""
+        pool = self._pool()
+        self.analysed.value = 0
+        reporting = asyncio.create_task(self._report(match_id, before, total))
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, _analyse_counted,
+                                                                    *work)
+        finally:
+            reporting.cancel()
+
+    async def _report(self, match_id: int, before: int, total: int) -> None:
+        stored = None
+        while True:
+            await asyncio.sleep(PROGRESS_EVERY)
+            done = before + self.analysed.value
+            if done == stored:
+                continue
+            try:
+                await self._db(lambda s, done=done: analyses.progress(
+                    s, match_id, self.worker, _now(), done, total))
+                stored = done
+            except Exception:
+                log.exception("analysis: storing its progress failed")
+
     async def _beat(self, match_id: int) -> None:
         every = max(0.05, self.settings.analysis_stale / 4)
         while True:
@@ -164,7 +203,22 @@ class Analyst:
 
     def _pool(self) -> ProcessPoolExecutor:
         if self.pool is None:
+            context = multiprocessing.get_context("spawn")
+            self.analysed = context.RawValue("i", 0)
             self.pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=start_worker, initargs=(self.settings.analysis_nice, os.getpid()))
+                max_workers=1, mp_context=context, initializer=_start_analysis_process,
+                initargs=(self.settings.analysis_nice, os.getpid(), self.analysed))
         return self.pool
+
+
+def _start_analysis_process(nice: int, server: int, analysed) -> None:
+    global _analysed
+    _analysed = analysed
+    start_worker(nice, server)
+
+
+def _analyse_counted(record: dict, number: int, simulations: int | None, seed: int) -> dict:
+    """In the analysis process: ``analyse_deal``, counting its decisions in ``_analysed``."""
+    def count(done: int, total: int) -> None:
+        _analysed.value = done
+    return analyse_deal(record, number, simulations, seed, progress=count)

@@ -129,8 +129,8 @@ def _held(match_id: int, worker: str):
                 MatchAnalysis.worker == worker)
 
 
-def _change(session: Session, match_id: int, holder: str, **values) -> bool:
-    changed = session.execute(update(MatchAnalysis).where(_held(match_id, holder))
+def _change(session: Session, match_id: int, holder: str, *conditions, **values) -> bool:
+    changed = session.execute(update(MatchAnalysis).where(_held(match_id, holder), *conditions)
                               .values(**values).execution_options(synchronize_session=False))
     return changed.rowcount == 1
 
@@ -138,6 +138,15 @@ def _change(session: Session, match_id: int, holder: str, **values) -> bool:
 def beat(session: Session, match_id: int, worker: str, now: datetime) -> bool:
     """Renew ``worker``'s hold; False if it holds the analysis no more."""
     return _change(session, match_id, worker, heartbeat=now)
+
+
+def progress(session: Session, match_id: int, worker: str, now: datetime, done: int,
+             total: int) -> bool:
+    """Store how many decisions ``worker`` has analysed, within a deal too; only forward: never
+    below what is stored (a write overtaken by a later one, or after a takeover the new
+    holder's count while behind the one before it). False if nothing was stored."""
+    return _change(session, match_id, worker, MatchAnalysis.done < done, done=done,
+                   total=total, heartbeat=now)
 
 
 def save_deal(session: Session, match_id: int, worker: str, now: datetime, deals: list[dict],

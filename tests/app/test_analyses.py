@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.ops import analyst as analyst_module
 from app.ops.analyst import Analyst
 from app.ops.seeds import store_match
 from app.settings import Settings
@@ -74,9 +75,13 @@ def test_one_process_holds_an_analysis_and_a_stale_hold_is_taken_over(store):
     assert not store.transact(lambda s: analyses.beat(s, match_id, "second", now))
     assert store.transact(lambda s: analyses.save_deal(s, match_id, "first", now,
                                                        [{"deal": 0}], 10, 40))
+    # its progress within the next deal: by its holder only, and only forward
+    assert store.transact(lambda s: analyses.progress(s, match_id, "first", now, 13, 40))
+    assert not store.transact(lambda s: analyses.progress(s, match_id, "first", now, 12, 40))
+    assert not store.transact(lambda s: analyses.progress(s, match_id, "second", now, 14, 40))
     # asked again while it runs: it goes on as it is
     again = store.transact(lambda s: analyses.request(s, match_id, now, again=True))
-    assert again["status"] == "running" and again["done"] == 10
+    assert again["status"] == "running" and again["done"] == 13
     # its hold goes stale (the process stopped): another process takes it over, with its deals
     later = now + STALE + timedelta(seconds=1)
     assert store.transact(lambda s: analyses.claim(s, "second", later, STALE)) == match_id
@@ -218,6 +223,41 @@ def test_the_api_asks_for_an_analysis_and_shows_its_progress_and_result(sqlite_u
         assert client.post("/api/matches/999999/analysis").status_code == 404
         assert client.get(f"/api/matches/{running_id}/analysis").status_code == 409
         assert client.post(f"/api/matches/{running_id}/analysis").status_code == 409
+
+
+def test_the_progress_moves_within_a_deal_and_is_stored_at_a_bounded_rate(sqlite_url,
+                                                                          monkeypatch):
+    """A person waiting sees the analysis move decision by decision, never back (it had moved
+    a deal at a time: "54 of 216" for 20 s, and nothing shown until the first deal was done);
+    the count is stored at most every PROGRESS_EVERY seconds, not at every decision."""
+    store = Store(sqlite_url)
+    try:
+        match_id = stored(store, played("black_maria", {"target": 10}, 7))
+        record = store.transact(lambda s: history.record(s, match_id))
+    finally:
+        store.close()
+    sizes = [len(deal["actions"]) for deal in record["deals"]]
+    boundaries = {sum(sizes[:n]) for n in range(len(sizes) + 1)}
+    monkeypatch.setattr(analyst_module, "PROGRESS_EVERY", 0.05)
+    writes, store_progress = [], analyses.progress
+    monkeypatch.setattr(analyses, "progress",
+                        lambda *args: writes.append(args[4]) or store_progress(*args))
+    seen = []
+    with TestClient(create_app(settings(sqlite_url))) as client:
+        path = f"/api/matches/{match_id}/analysis"
+        client.post(path)
+        began = time.monotonic()
+        while (found := client.get(path, params={"result": "false"}).json())["status"] != "done":
+            assert found["status"] in ("queued", "running") and time.monotonic() < began + 240
+            if found["done"]:
+                seen.append((found["done"], found["total"]))
+            time.sleep(0.01)
+        took = time.monotonic() - began
+    within = sorted({done for done, _ in seen} - boundaries)
+    assert len(within) >= 3, seen
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen), seen
+    assert {total for _, total in seen} == {sum(sizes)}, seen
+    assert len(writes) <= took / analyst_module.PROGRESS_EVERY + len(sizes), (len(writes), took)
 
 
 def test_with_analyse_finished_every_match_that_finished_is_analysed(sqlite_url):
