@@ -24,12 +24,14 @@ function svg(tag, attrs, ...children) {
  * once an analysis is there (the replay shows its marks); ``showMove(deal, index)`` takes the
  * replay to a deal's decision. */
 export function startAnalysis(box, match, names, onResult, showMove) {
-  const status = el("p", { class: "an-status", "data-testid": "analysis-status" });
+  const status = el("p", { class: "an-status", id: "analysis-status", "data-testid": "analysis-status" });
+  // (the decisions analysed, stored as the analysis goes: it had moved a deal at a time)
+  const bar = el("progress", { class: "an-progress", "aria-labelledby": "analysis-status", "data-testid": "analysis-progress", hidden: true });
   const ask = el("button", { type: "button", class: "button", "data-testid": "analysis-ask", hidden: true });
   const summary = el("div", { class: "scroll an-summary", "data-testid": "analysis-summary" });
   const marked = el("div", { class: "an-marked", "data-testid": "analysis-marked" });
   const chart = el("div", { class: "chart-box", "data-testid": "analysis-chart" });
-  box.append(status, ask, summary, marked, chart);
+  box.append(status, bar, ask, summary, marked, chart);
   const url = `/api/matches/${match.id}/analysis`;
   let timer = null;
 
@@ -41,7 +43,7 @@ export function startAnalysis(box, match, names, onResult, showMove) {
   }
 
   function show(a) {
-    ask.hidden = true;
+    ask.hidden = bar.hidden = true;
     if (a.status === null || a.status === "failed") {
       status.textContent = t(a.status === null ? "analysis.none" : "analysis.failed");
       ask.textContent = t(a.status === null ? "analysis.ask" : "analysis.again");
@@ -52,6 +54,7 @@ export function startAnalysis(box, match, names, onResult, showMove) {
       // (its size is known once its record is read: until then, no "0 of 0")
       status.textContent = a.status === "queued" ? t("analysis.queued")
         : a.total ? t("analysis.running", { done: a.done, total: a.total }) : t("analysis.starting");
+      if (a.total) Object.assign(bar, { max: a.total, value: a.done, hidden: false });
       timer = setTimeout(load, 2000);
       return;
     }

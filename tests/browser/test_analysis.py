@@ -5,26 +5,27 @@ mark, the better choice and what each was worth."""
 from __future__ import annotations
 
 import random
+import re
+import time
 from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
 
-from tests.browser.conftest import PHONE, shot
+from tests.browser.conftest import LAPTOP, PHONE, shot
 from tests.browser.test_a11y import AXE, Audit
 
 
-@pytest.fixture(scope="module")
-def analysed_server(tmp_path_factory):
-    """A live server whose analyses are quick (two determinizations a choice), holding one
-    finished Black Maria match of the rules bots."""
+def server_with_a_match(tmp_path_factory, name: str, simulations: int):
+    """A live server analysing at ``simulations`` determinizations a choice, holding one
+    finished Black Maria match of the rules bots (``server.match_id``)."""
     from app.ops.seeds import store_match
     from app.storage.store import Store
     from engine import new_match
     from engine.bots.heuristic import HEURISTIC_BOTS
     from tests.conftest import LiveServer, fresh_sqlite
 
-    url = fresh_sqlite(tmp_path_factory, "analysisdb")
+    url = fresh_sqlite(tmp_path_factory, name)
     rng, rules = random.Random(12), HEURISTIC_BOTS["black_maria"]
     match = new_match("black_maria", {"target": 10})
     while not match.finished:
@@ -39,8 +40,23 @@ def analysed_server(tmp_path_factory):
             datetime.now(timezone.utc) - timedelta(hours=1)))
     finally:
         store.close()
-    server = LiveServer(url, analysis_simulations=2, analysis_poll=0.2).start()
+    server = LiveServer(url, analysis_simulations=simulations, analysis_poll=0.2).start()
     server.match_id = match_id
+    return server
+
+
+@pytest.fixture(scope="module")
+def analysed_server(tmp_path_factory):
+    """Its analyses quick (two determinizations a choice)."""
+    server = server_with_a_match(tmp_path_factory, "analysisdb", 2)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory):
+    """Its analyses at the default quality: long enough to be watched (seconds a deal)."""
+    server = server_with_a_match(tmp_path_factory, "slowanalysisdb", 40)
     yield server
     server.stop()
 
@@ -157,3 +173,39 @@ def test_an_analysis_refused_says_why_and_can_be_asked_for_again(live, new_page)
     assert status.text_content() == "Too many analyses were asked for from your address; try again in 3135 s."
     assert ask.is_visible()
     assert [e for e in page.errors if "429" not in e] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_analysis_in_progress_shows_its_bar_moving_within_a_deal(slow_server, new_page,
+                                                                     lang):
+    """A person waiting sees the analysis move, decision by decision (it had moved a deal at a
+    time, "54 of 216" for 20 s: it seemed stuck), on a bar named by the words above it."""
+    live, match_id = slow_server, slow_server.match_id
+    path = f"{live.http}/api/matches/{match_id}/analysis"
+    record = httpx.get(f"{live.http}/api/matches/{match_id}/record").json()
+    sizes = [len(deal["actions"]) for deal in record["deals"]]
+    boundaries = {sum(sizes[:n]) for n in range(len(sizes) + 1)}
+    page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
+    page.goto(f"{live.http}/lang/{lang}?next=/matches/{match_id}")
+    page.get_by_test_id("analysis-ask").click()
+    bar = page.get_by_test_id("analysis-progress")
+    bar.wait_for(timeout=60_000)
+    running = {"en": r"Analysing: (\d+) of (\d+) moves", "ru": r"Разбор: (\d+) из (\d+) ход"}[lang]
+    shown = []
+    while bar.is_visible() and httpx.get(path, params={"result": "false"}).json()["status"] == "running":
+        value, most, said = bar.evaluate("(b) => [b.value, b.max, document.getElementById(b.getAttribute('aria-labelledby')).textContent]")
+        if shown and value != shown[-1]:
+            assert re.match(running, said).groups() == (str(int(value)), str(int(most))), said
+        if not shown or value != shown[-1]:
+            shown.append(value)
+            if len(shown) == 2:
+                shot(page, f"analysis-progress-{lang}")
+                if AXE.exists():
+                    audit = Audit()
+                    audit(page, "the match page, its analysis under way", sizes={"laptop": LAPTOP})
+                    audit.check()
+        time.sleep(0.25)
+    assert shown == sorted(shown) and len({*shown} - boundaries) >= 2, (shown, sizes)
+    page.get_by_test_id("analysis-row").first.wait_for(timeout=240_000)
+    assert bar.is_hidden()
+    assert not page.errors
