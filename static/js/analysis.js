@@ -34,6 +34,14 @@ export function startAnalysis(box, match, names, onResult, showMove) {
   box.append(status, bar, ask, summary, marked, chart);
   const url = `/api/matches/${match.id}/analysis`;
   let timer = null;
+  // the chart drawn at the width it has, and again when that changes (at a fixed 640 it had
+  // used half a desktop's width)
+  let charted = null, chartedAt = 0;
+  function drawChart() {
+    chartedAt = chartWidth(chart);
+    renderChart(chart, charted, names, showMove, chartedAt);
+  }
+  new ResizeObserver(() => { if (charted && chartWidth(chart) !== chartedAt) drawChart(); }).observe(chart);
 
   async function load() {
     clearTimeout(timer);
@@ -63,7 +71,8 @@ export function startAnalysis(box, match, names, onResult, showMove) {
     ask.hidden = false;
     renderSummary(summary, a.result, names);
     renderMarked(marked, a.result, names, showMove);
-    renderChart(chart, a.result, names, showMove);
+    charted = a.result;
+    drawChart();
     onResult(a.result);
   }
 
@@ -79,6 +88,7 @@ export function startAnalysis(box, match, names, onResult, showMove) {
     }
     summary.replaceChildren();
     marked.replaceChildren();
+    charted = null;
     chart.replaceChildren();
     onResult(null);
     load();
@@ -115,16 +125,23 @@ function renderMarked(box, result, names, showMove) {
         ...actionText(d.seat, d.best, names)))))));
 }
 
+/** The width, in its units, to draw the chart in ``box`` at: the box's, drawn as it is (a
+ * desktop's), or 640 scaled down to a narrower box (a phone's: analysis.css sizes its labels). */
+function chartWidth(box) {
+  const style = getComputedStyle(box);
+  return Math.max(640, Math.floor(box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)));
+}
+
 /** Every decision with a choice along the match, its cost upwards (a dot a decision, in its
  * player's colour, ringed when marked; a click takes the replay to it), the deals apart: where
  * each deal turned. */
-function renderChart(box, result, names, showMove) {
+function renderChart(box, result, names, showMove, width) {
   const points = [];
   for (const deal of result.deals) {
     for (const d of deal.decisions) if (!d.forced) points.push({ deal: deal.deal, d });
   }
   if (!points.length) { box.replaceChildren(); return; }
-  const width = 640, height = 160, pad = 24;
+  const height = 160, pad = 24;
   const top = Math.max(1, ...points.map((p) => p.d.cost));
   const x = (i) => pad + (i + 0.5) * (width - 2 * pad) / points.length;
   const y = (cost) => height - pad - cost / top * (height - 2 * pad - 10);  // (the top dot under the axis's label)

@@ -209,3 +209,40 @@ def test_the_analysis_in_progress_shows_its_bar_moving_within_a_deal(slow_server
     page.get_by_test_id("analysis-row").first.wait_for(timeout=240_000)
     assert bar.is_hidden()
     assert not page.errors
+
+
+#: Each chart of the page: its class, the width it is shown at and the width its box has for it
+#: (px).
+CHART_WIDTHS = """() => [...document.querySelectorAll('.chart-box')].filter((b) => b.querySelector('svg')).map((box) => {
+  const style = getComputedStyle(box), svg = box.querySelector('svg');
+  return {chart: svg.getAttribute('class'), drawn: svg.getBoundingClientRect().width,
+          room: box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)}; })"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_match_pages_charts_take_the_width_they_have(analysed_server, new_page, lang):
+    """The running totals and the analysis chart as wide as the page's panel on a desktop (at
+    700 and 640 they had used half of it), and on a phone still inside it, the analysis
+    chart's labels drawn again at a size to read when the page is narrowed (and widened)."""
+    live, match_id = analysed_server, analysed_server.match_id
+    path = f"{live.http}/api/matches/{match_id}/analysis"
+    httpx.post(path)
+    deadline = time.monotonic() + 240
+    while httpx.get(path, params={"result": "false"}).json()["status"] != "done":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    page = new_page(viewport={"width": 1280, "height": 800}, locale="ru-RU" if lang == "ru" else "en-GB")
+    page.goto(f"{live.http}/lang/{lang}?next=/matches/{match_id}")
+    page.get_by_test_id("analysis-row").first.wait_for()
+    label = page.locator("svg.an-chart text.an-label").first
+    for size in ({"width": 1280, "height": 800}, {"width": 390, "height": 844},
+                 {"width": 360, "height": 640}, {"width": 1280, "height": 800}):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(100)  # (a resize observed, the chart drawn again)
+        charts = page.evaluate(CHART_WIDTHS)
+        assert [c["chart"] for c in charts] == ["chart", "an-chart"], charts
+        assert all(c["room"] - 2 <= c["drawn"] <= c["room"] + 0.5 for c in charts), (size, charts)
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), size
+        assert 11 <= label.bounding_box()["height"] <= 18, (size, label.bounding_box())
+    shot(page, f"analysis-charts-{lang}")
+    assert not page.errors
