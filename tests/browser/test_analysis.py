@@ -175,39 +175,37 @@ def test_an_analysis_refused_says_why_and_can_be_asked_for_again(live, new_page)
     assert [e for e in page.errors if "429" not in e] == []
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
-def test_the_analysis_in_progress_shows_its_bar_moving_within_a_deal(slow_server, new_page,
-                                                                     lang):
+def test_the_analysis_in_progress_shows_its_bar_moving_within_a_deal(slow_server, new_page):
     """A person waiting sees the analysis move, decision by decision (it had moved a deal at a
-    time, "54 of 216" for 20 s: it seemed stuck), on a bar named by the words above it."""
+    time, "54 of 216" for 20 s: it seemed stuck), on a bar named by the words above it. (Until
+    it has moved twice within a deal: the whole analysis at this quality takes a minute.)"""
     live, match_id = slow_server, slow_server.match_id
     path = f"{live.http}/api/matches/{match_id}/analysis"
     record = httpx.get(f"{live.http}/api/matches/{match_id}/record").json()
     sizes = [len(deal["actions"]) for deal in record["deals"]]
     boundaries = {sum(sizes[:n]) for n in range(len(sizes) + 1)}
-    page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
-    page.goto(f"{live.http}/lang/{lang}?next=/matches/{match_id}")
+    page = new_page(locale="ru-RU")
+    page.goto(f"{live.http}/lang/ru?next=/matches/{match_id}")
     page.get_by_test_id("analysis-ask").click()
     bar = page.get_by_test_id("analysis-progress")
     bar.wait_for(timeout=60_000)
-    running = {"en": r"Analysing: (\d+) of (\d+) moves", "ru": r"Разбор: (\d+) из (\d+) ход"}[lang]
+    running = r"Разбор: (\d+) из (\d+) ход"
     shown = []
-    while bar.is_visible() and httpx.get(path, params={"result": "false"}).json()["status"] == "running":
+    while len({*shown} - boundaries) < 2:
+        assert bar.is_visible() and httpx.get(path, params={"result": "false"}).json()["status"] == "running", shown
         value, most, said = bar.evaluate("(b) => [b.value, b.max, document.getElementById(b.getAttribute('aria-labelledby')).textContent]")
         if shown and value != shown[-1]:
             assert re.match(running, said).groups() == (str(int(value)), str(int(most))), said
         if not shown or value != shown[-1]:
             shown.append(value)
             if len(shown) == 2:
-                shot(page, f"analysis-progress-{lang}")
+                shot(page, "analysis-progress-ru")
                 if AXE.exists():
                     audit = Audit()
                     audit(page, "the match page, its analysis under way", sizes={"laptop": LAPTOP})
                     audit.check()
         time.sleep(0.25)
-    assert shown == sorted(shown) and len({*shown} - boundaries) >= 2, (shown, sizes)
-    page.get_by_test_id("analysis-row").first.wait_for(timeout=240_000)
-    assert bar.is_hidden()
+    assert shown == sorted(shown), (shown, sizes)
     assert not page.errors
 
 
