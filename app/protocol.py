@@ -297,16 +297,19 @@ class Rematch(_Message):
 
 
 class Next(_Message):
-    """Ready for the next deal (its summary read)."""
+    """Ready for the next deal (its summary read). ``deal``: the deal whose summary was read,
+    if the client says (one sent as the next deal was dealt then changes nothing)."""
 
     type: Literal["next"]
+    deal: int | None = None
 
 
 class Wait(_Message):
     """Still reading the deal's summary: no countdown to the next deal, which comes once every
-    person at the table has asked for it."""
+    person at the table has asked for it (``deal``: as for :class:`Next`)."""
 
     type: Literal["wait"]
+    deal: int | None = None
 
 
 class Ping(_Message):

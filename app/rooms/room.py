@@ -272,18 +272,22 @@ class Room:
             if match is not None and match.current is None and not match.finished:
                 await self._deal()
 
-    async def ready(self, seat: int | None, wait: bool = False) -> None:
+    async def ready(self, seat: int | None, wait: bool = False, read: int | None = None) -> None:
         """A person has read the deal's summary and asks for the next deal: it is dealt once
         every person at the table has (or the countdown ends; see driver.next_step). ``wait``:
-        they are still reading it, and the countdown stops."""
+        they are still reading it, and the countdown stops. ``read``: the deal whose summary
+        they read, if their page said."""
         if seat is None:
             raise Refusal("not_seated", "only_seated_next")
         async with self.lock:
             await self._ensure_fresh()
-            await self._retrying(lambda: self._ask_next(seat, wait))
+            await self._retrying(lambda: self._ask_next(seat, wait, read))
 
-    async def _ask_next(self, seat: int, wait: bool) -> None:
+    async def _ask_next(self, seat: int, wait: bool, read: int | None) -> None:
         if not self.state.between_deals:
+            match = self.state.match
+            if read is not None and match is not None and 0 <= read < len(match.deals) - 1:
+                return  # (sent as the next deal came: there is nothing left to ask for)
             raise Refusal("not_available", "no_deal_to_close")
         await self._say_ready(seat, wait)
 

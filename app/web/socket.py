@@ -179,8 +179,8 @@ async def handle(room: Room, conn: Connection, message, limits: Limits) -> None:
     elif isinstance(message, Rematch):
         await room.rematch(conn.seat)
     elif isinstance(message, Next):
-        await room.ready(conn.seat)
+        await room.ready(conn.seat, read=message.deal)
     elif isinstance(message, Wait):
-        await room.ready(conn.seat, wait=True)
+        await room.ready(conn.seat, wait=True, read=message.deal)
     elif isinstance(message, Sync):
         await room.resync(conn)

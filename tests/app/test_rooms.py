@@ -243,6 +243,16 @@ async def test_the_next_deal_comes_once_every_person_at_the_table_asked_for_it(t
     await room.ready(0)
     await settled(room, lambda: len(state.match.deals) == 2, "dealt the next deal")
     assert state.ready == set() and seats[0].state["room"]["ready"] == []
+    # asked for by a page as the next deal came (its countdown ended meanwhile): nothing to do,
+    # and no refusal (a person had been told "no deal is waiting for the next one")
+    seq = state.seq
+    for wait in (False, True):
+        await room.ready(1, wait=wait, read=0)
+    assert state.seq == seq and state.ready == set() and state.waiting == set()
+    for read in (1, None):  # (the deal in play, or not said: refused as before)
+        with pytest.raises(Refusal) as refused:
+            await room.ready(1, read=read)
+        assert refused.value.reason == "no_deal_to_close"
     with pytest.raises(Refusal) as refused:
         await room.ready(None)
     assert refused.value.code == "not_seated"

@@ -91,12 +91,14 @@ function whatNext(send, names, finished) {
   const iAmReady = you.seat !== null && room.ready.includes(you.seat);
   const listed = (seats) => ({ names: seats.map((s) => names[s.seat]).join(", ") });
   const out = el("div", { class: "result-next" });
+  // (the deal read: asked for as the countdown ends, the next deal already dealt, it is no error)
+  const deal = table.state.match.deals.length - 1;
   if (you.seat !== null && !iAmReady) {
     out.append(finished
       ? el("button", { type: "button", class: "button primary", "data-testid": "rematch", onclick: () => send({ type: "rematch" }) }, t("table.rematch"))
-      : el("button", { type: "button", class: "button primary", "data-testid": "next-deal", onclick: () => send({ type: "next" }) }, t("result.next_deal")));
+      : el("button", { type: "button", class: "button primary", "data-testid": "next-deal", onclick: () => send({ type: "next", deal }) }, t("result.next_deal")));
     // (the countdown had closed the result on whoever still read it: it stops for them)
-    if (!finished && !room.waiting.includes(you.seat)) out.append(el("button", { type: "button", class: "button", "data-testid": "wait-deal", onclick: () => send({ type: "wait" }) }, t("result.wait")));
+    if (!finished && !room.waiting.includes(you.seat)) out.append(el("button", { type: "button", class: "button", "data-testid": "wait-deal", onclick: () => send({ type: "wait", deal }) }, t("result.wait")));
   }
   const readers = people.filter((s) => room.waiting.includes(s.seat) && !room.ready.includes(s.seat));
   const others = readers.filter((s) => s.seat !== you.seat);
