@@ -822,6 +822,12 @@ def test_three_friends_gone_their_long_names_stay_whole_words_on_a_small_phone(l
     assert side_names.count() == 2
     assert side_names.evaluate_all(WORDS_ON_TWO_LINES) == []
     assert sorted(side_names.evaluate_all("(all) => all.map((n) => n.textContent)")) == sorted(names[1::2])
+    # their "bot for now" badges whole on one line ("играет бот" had broken in two, or been cut)
+    badges = anna.locator(".seat-slot:is([data-pos=left], [data-pos=right]) .badge.standin").evaluate_all(
+        """(all) => all.map((b) => [b.textContent, b.getClientRects().length === 1
+             && b.getBoundingClientRect().height < 20 && b.scrollWidth <= b.clientWidth
+             && b.getBoundingClientRect().right <= b.closest('.seat').getBoundingClientRect().right])""")
+    assert badges == [["играет бот", True]] * 2, badges
     shot(anna, "standins-long-names-small-phone")
     healthy(anna)
 
