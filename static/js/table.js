@@ -16,7 +16,7 @@ import { drawResult, drawDealCountdown, resultDue, resultNew } from "./table/res
 import { addChatLine, chatSeen, drawChat, listenToChatForm, chatAfterWelcome, chatRefused } from "./table/chat.js";
 import { noticeTurn, listenToSettings, keysOn } from "./table/attention.js";
 import { beforeDraw, afterDraw, ANIM_MS } from "./table/motion.js";
-import { keepHand, tellPlayedWhileAway } from "./table/away.js";
+import { keepHand, tellPlayedWhileAway, tellBack } from "./table/away.js";
 import { PANELS } from "./table/panels/index.js";
 import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 
@@ -71,6 +71,7 @@ function onMessage(msg, hello) {
       break;
     case "presence":
       follow(msg);
+      tellBack(msg);
       if (msg.connected) delete table.awaySince[msg.seat];
       else table.awaySince[msg.seat] = performance.now();
       if (table.state) {

@@ -75,6 +75,8 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     # told which of the cards he last saw the bot has passed and played for him
     b.goto(f"{live.http}/r/{code}")
     b.wait_for_selector(".seat.me[data-seat='1']")
+    # and Anna is shown he is back (only his dot had turned green)
+    a.locator("#toast.info", has_text="Boris is back at the table.").wait_for()
     told = b.locator("#toast.info", has_text="While you were away, a bot played for you; gone from your hand:")
     told.wait_for()
     # the three passed, and what it played of the cards he had seen (not those received since)

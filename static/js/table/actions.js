@@ -2,7 +2,7 @@
 // the stand-in offers, then the game's own controls (its panel, table/panels/). The end of a
 // deal and of the match are told by the result panel (result.js).
 import { t, el, listText } from "../common.js";
-import { table, relationOf } from "./state.js";
+import { table, relationOf, GRACE_MS } from "./state.js";
 import { announce } from "./notices.js";
 
 /** `moves`: what the person may do now (none while a finished trick is held); `names` by seat
@@ -69,7 +69,6 @@ function waitingText(state, names) {
 // Stand-ins (docs/protocol.md `standin`): a seated person may hand a free seat, or the seat of
 // someone who has been away a while (the server's standin_grace), to a bot; the person who comes
 // back takes it back (the server does that).
-const GRACE_MS = Number(document.getElementById("table-app").dataset.standinGrace || 0) * 1000;
 let graceTimer = null;
 
 function drawStandins(state, line, send, redraw) {

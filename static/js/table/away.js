@@ -3,7 +3,7 @@
 // finds their seat still played by the stand-in says which of those cards are gone. Their own
 // cards only: nothing the seat may not see.
 import { t, cardsText, spoken } from "../common.js";
-import { table } from "./state.js";
+import { table, seatNames, GRACE_MS } from "./state.js";
 import { toast, announce } from "./notices.js";
 
 const KEY = "cardroom.hand." + table.code;
@@ -28,4 +28,17 @@ export function tellPlayedWhileAway(state) {
   const said = gone && gone.length ? [t("away.played"), " ", cardsText(gone)] : [t(gone ? "away.sat_in" : "away.deals")];
   toast(said, "info", 12000);  // (a list of cards to read, on coming back: longer than a hint)
   announce(spoken(said) + (gone && gone.length ? "." : ""));
+}
+
+/** A presence: someone away a while (longer than a blip) and back is shown to the others (only
+ * their dot had turned green; a screen reader had heard it only of a seat a bot stood in for,
+ * from its seat event). Before the presence is applied. */
+export function tellBack(msg) {
+  const state = table.state, since = table.awaySince[msg.seat];
+  if (!msg.connected || !state || msg.seat === state.you.seat || since === undefined) return;
+  const seat = state.room.seats[msg.seat];
+  if (performance.now() - since < GRACE_MS || seat.kind !== "human") return;
+  const said = t("announce.back", { name: seatNames(state)[msg.seat] });
+  toast(said, "info");
+  if (!seat.standin) announce(said);
 }

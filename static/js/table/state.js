@@ -11,6 +11,10 @@ const SEAT_KEY = "cardroom.seat." + app.dataset.code;
  * there (panels/*.js), and not again once they have been read. */
 export const firstDeal = (state) => Boolean(state.match && state.match.deals.length === 1);
 
+/** How long someone may be away before their seat is offered to a bot (the server's
+ * standin_grace): a shorter absence is a phone's blip, not leaving. */
+export const GRACE_MS = Number(app.dataset.standinGrace || 0) * 1000;
+
 export const table = {
   code: app.dataset.code,
   seat: loadSeat(), // {token, seat, name}: this browser's seat, kept in localStorage per room
