@@ -113,6 +113,12 @@ def address(request: Request) -> str:
     return quote(request.scope["path"]) + (f"?{query}" if query else "")
 
 
+def decimal(value: float | None, lang: str) -> str:
+    """An average to two places as ``lang`` writes it ("44,78" in Russian, as the analysis
+    does; "90,00" beside "10,33", not "90,0"; "—" for none)."""
+    return "—" if value is None else f"{value:.2f}".replace(".", "," if lang == "ru" else ".")
+
+
 def page(request: Request, name: str, **context) -> HTMLResponse:
     lang = i18n.language(request)
     strings = i18n.strings(lang)
@@ -124,15 +130,11 @@ def page(request: Request, name: str, **context) -> HTMLResponse:
         """A player's name as shown: a bot's in the page's language."""
         return t("bot.name", n=p["seat"] + 1) if p.get("bot") else p["name"]
 
-    def decimal(value: float | None) -> str:
-        """A figure as the page's language writes it ("44,78" in Russian, as the analysis
-        does; "—" for none)."""
-        return "—" if value is None else str(value).replace(".", "," if lang == "ru" else ".")
-
     games = [{"name": g.name, "title": t("game." + g.name), "seats": g.seats, "teams": g.teams}
              for g in GAMES.values()]
     settings = request.app.state.settings
-    context.update(request=request, lang=lang, t=t, player=player, decimal=decimal, games=games,
+    context.update(request=request, lang=lang, t=t, player=player,
+                   decimal=lambda value: decimal(value, lang), games=games,
                    strings=strings, other_lang="en" if lang == "ru" else "ru", here=address(request),
                    loopback_only=not settings.public_url and is_loopback(settings.host))
     response = templates.TemplateResponse(request, name, context)

@@ -141,9 +141,9 @@ async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_to
         page = await http.get(f"/players/{new}", headers={"Accept-Language": "en"})
         assert "1 match played," in page.text  # (not "1 matches")
         average = (await http.get(f"/api/players/{new}")).json()["by_game"]["marjolet"]["average_per_deal"]
-        assert f"<td>{average}</td>" in page.text
+        assert f"<td>{average:.2f}</td>" in page.text  # (two places: "90.00" beside "10.33")
         russian = await http.get(f"/players/{new}", headers={"Accept-Language": "ru"})
-        assert f"<td>{str(average).replace('.', ',')}</td>" in russian.text  # (as its analysis writes)
+        assert f"<td>{average:.2f}</td>".replace(".", ",") in russian.text  # (as its analysis writes)
         assert (await http.get(f"/api/players/{name}")).status_code == 404
         listed = (await http.get("/api/matches", params={"player": new})).json()["matches"]
         assert listed[0]["players"][0]["name"] == new  # the history shows her new name
@@ -481,3 +481,11 @@ async def test_a_name_stored_by_another_process_meanwhile_is_refused_as_taken():
     with pytest.raises(Refusal) as refused:
         await _named(store, lambda session: None)
     assert refused.value.reason == "name_claimed" and store.writes == 2
+
+
+def test_averages_are_written_to_two_places_in_the_pages_language():
+    """"90,00" beside "10,33" (the player page had shown "90,0" beside "10,33")."""
+    from app.web.pages import decimal
+
+    assert [decimal(90.0, "ru"), decimal(10.33, "ru"), decimal(-2.5, "en"), decimal(None, "en")] \
+        == ["90,00", "10,33", "-2.50", "—"]
