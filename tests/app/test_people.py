@@ -4,6 +4,7 @@ players' pages and standings (issue 25), on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
@@ -139,7 +140,8 @@ async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_to
         assert renamed.json() == {"name": new, "key": None}
         assert (await http.get(f"/api/players/{new}")).json()["played"] == 1
         page = await http.get(f"/players/{new}", headers={"Accept-Language": "en"})
-        assert "1 match played," in page.text  # (not "1 matches")
+        # (not "1 matches"; no full stop before the "·" of the history's link)
+        assert re.search(r"1 match finished, [01] won\s+·", page.text), page.text
         average = (await http.get(f"/api/players/{new}")).json()["by_game"]["marjolet"]["average_per_deal"]
         assert f"<td>{average:.2f}</td>" in page.text  # (two places: "90.00" beside "10.33")
         russian = await http.get(f"/players/{new}", headers={"Accept-Language": "ru"})
