@@ -38,7 +38,8 @@ SHARED = ("action", "chat", "ready")
 
 def open_seat(kinds: list[str], seat: int | None) -> int:
     """The seat a person asking for ``seat`` (None: the first open one) takes, given each
-    seat's kind; Refusal if it is not there or not open."""
+    seat's kind ("standin": a bot plays it for someone away, which only a person asking for
+    it by its number takes); Refusal if it is not there or not to be taken."""
     if seat is None:
         free = [i for i, kind in enumerate(kinds) if kind == "open"]
         if not free:
@@ -46,7 +47,7 @@ def open_seat(kinds: list[str], seat: int | None) -> int:
         seat = free[0]
     if not 0 <= seat < len(kinds):
         raise Refusal("bad_field", "no_such_seat", seat=seat)
-    if kinds[seat] != "open":
+    if kinds[seat] not in ("open", "standin"):
         raise Refusal("not_available", "seat_taken", seat=seat)
     return seat
 
@@ -179,8 +180,10 @@ class Room:
                     player_id: int | None) -> tuple[int, str]:
         await self._ensure_fresh()
         state = self.state
-        seat = open_seat([s.kind for s in state.seats], seat)
-        self._check_not_seated(name, player_id)
+        # (a seat a bot plays for someone away may be taken over: the table chose to play on
+        # without them, and a spectator, their grandmother say, would rather play it)
+        seat = open_seat(["standin" if s.standin else s.kind for s in state.seats], seat)
+        self._check_not_seated(name, player_id, seat)
         token = secrets.token_urlsafe(32)
         hashed = token_hash(token)
         seq = state.seq + 1
@@ -198,12 +201,13 @@ class Room:
         await self._start_if_full()
         return seat, token
 
-    def _check_not_seated(self, name: str, player_id: int | None) -> None:
+    def _check_not_seated(self, name: str, player_id: int | None, taking: int) -> None:
         """One person, one seat of a table: a player (or a guest's name) at a second seat would
-        play against themselves, or with both teams, and the table could not tell them apart."""
+        play against themselves, or with both teams, and the table could not tell them apart.
+        (The seat ``taking`` is left: its own person may take it back from their stand-in.)"""
         key = protocol.name_key(name)
         for seat, taken in enumerate(self.state.seats):
-            if taken.kind == "human" and (protocol.name_key(taken.name) == key or (
+            if seat != taking and taken.kind == "human" and (protocol.name_key(taken.name) == key or (
                     player_id is not None and taken.player_id == player_id)):
                 raise Refusal("not_available", "already_seated", name=name, seat=seat)
 

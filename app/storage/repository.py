@@ -146,7 +146,7 @@ class RoomRepository:
             person = session.get(Player, player_id) if player_id else players.guest(session, name)
             row = session.scalar(select(Seat).where(Seat.room_id == room_id, Seat.seat == seat))
             row.kind, row.name, row.player_id, row.token_hash = "human", name, person.id, hashed
-            row.by_key = bool(player_id)
+            row.by_key, row.standin, row.bot = bool(player_id), False, None  # (a stand-in's seat)
             session.add(RoomEvent(room_id=room_id, seq=seq, kind="seat", data=data))
             return person.id
 

@@ -46,7 +46,7 @@ function onMessage(msg, hello) {
       // A new connection's state is the truth now: an action unanswered may be sent again (on
       // the same socket, after a sync, its answer is still to come)
       if (hello) { answered(table.inFlight); chatAfterWelcome(msg.state); tellPlayedWhileAway(msg.state); }
-      if (table.seat && msg.state.you.seat === null) { saveSeat(null); toast(t("table.token_lost")); }
+      if (table.seat && msg.state.you.seat === null) { toast(seatLost(msg.state)); saveSeat(null); }
       followed = follow(msg);
       receive(followed, true);
       break;
@@ -85,7 +85,7 @@ function onMessage(msg, hello) {
       const tried = msg.id !== undefined && msg.id === table.inFlight ? table.tried : null;
       if (answered(msg.id)) draw();
       chatRefused(msg.id);
-      if (msg.code === "bad_token") saveSeat(null);
+      if (msg.code === "bad_token") break;  // (the welcome that follows says why: seatLost)
       if (tried && msg.code === "illegal") toast(tParts("table.not_playable", { card: cardText(tried), reason: refusalText(msg) }), "info");
       else toast(errorText(msg));
       break;
@@ -93,6 +93,14 @@ function onMessage(msg, hello) {
     default:
       break;
   }
+}
+
+/** What a welcome that no longer seats this page says: someone else took the seat (a stand-in's,
+ * while they were away), or its token was not recognised. */
+function seatLost(state) {
+  const now = state.room.seats[table.seat.seat];
+  const other = now && now.kind === "human" && now.name !== table.seat.name;
+  return other ? t("table.seat_taken_over", { name: now.name }) : t("table.token_lost");
 }
 
 // Marjolet: the card a draw brings into one's hand is said (the hand grows by it, unmarked).
@@ -193,7 +201,9 @@ function drawClocks(fresh) {
 function drawJoin(state, names) {
   const panel = $("join-panel");
   const seats = state.room.seats;
-  const open = seats.filter((s) => s.kind === "open");
+  // (and a seat a bot plays for someone away: the table played on without them, and someone
+  // watching, a grandmother say, may play it; the match stays theirs)
+  const open = seats.filter((s) => s.kind === "open" || (s.kind === "human" && s.standin));
   panel.hidden = state.you.seat !== null || !open.length;
   if (panel.hidden) return;
   const about = (s) => {
@@ -202,7 +212,7 @@ function drawJoin(state, names) {
     return " · " + t("seat.team", { n: teamLetter(s.team) }) + (partner ? " · " + t("rel.partner_of", { name: names[partner.seat] }) : "");
   };
   $("seat-choices").replaceChildren(...open.map((s) => el("button", { class: "button primary", type: "submit", "data-seat": String(s.seat), "data-testid": "take-seat-" + s.seat },
-    t("table.take_seat", { n: s.seat + 1 }) + about(s))));
+    (s.kind === "open" ? t("table.take_seat", { n: s.seat + 1 }) : t("table.take_standin_seat", { n: s.seat + 1, name: names[s.seat] })) + about(s))));
 }
 
 let sheetDeals = "";  // (the match and the count of deals the sheet was drawn with)

@@ -7,6 +7,7 @@ import asyncio
 
 import orjson
 import pytest
+from sqlalchemy import select
 
 from app.protocol import Follower, Refusal
 from app.rooms import Connection, RoomRegistry
@@ -256,6 +257,51 @@ async def test_the_next_deal_comes_once_every_person_at_the_table_asked_for_it(t
     with pytest.raises(Refusal) as refused:
         await room.ready(None)
     assert refused.value.code == "not_seated"
+
+
+async def test_a_seat_a_bot_plays_for_someone_away_can_be_taken_by_another_person(table):
+    """A spectator (a grandmother watching) takes the seat of someone away that a bot plays:
+    the seat is hers, with a new token, the old one no longer seats anyone; the match plays on
+    and stays credited to whoever began it there. A seat whose person is only away, or played
+    by a bot of the table's, is not to be taken; the person away may take their own back."""
+    from app.protocol import Refusal
+
+    room, seats, tokens = table
+    state = room.state
+    with pytest.raises(Refusal) as refused:
+        await room.join("Gran", 1)  # p1 is here
+    assert refused.value.reason == "seat_taken"
+    room.detach(seats[1].conn)
+    with pytest.raises(Refusal) as refused:
+        await room.join("Gran", 1)  # away, but nobody has handed the seat to a bot
+    assert refused.value.reason == "seat_taken"
+    await room.standin(0, 1, "rules")
+    with pytest.raises(Refusal) as refused:
+        await room.join("p0", 1)  # (one person, one seat)
+    assert refused.value.reason == "already_seated"
+    _, again = await room.join("p1", 1)  # p1 on another device, by name: his own seat back
+    assert room.state.seats[1].name == "p1" and not room.state.seats[1].standin
+    await room.standin(0, 1, "rules")  # (away again: his new device not connected)
+    seat, token = await room.join("Gran", 1)
+    assert seat == 1 and token != tokens[1]
+    taken = state.seats[1]
+    assert (taken.kind, taken.name, taken.standin, taken.bot) == ("human", "Gran", False, None)
+    gran = Seat()
+    assert await room.attach(gran.conn, token, None)
+    assert gran.state["you"]["seat"] == 1
+    for old_token in (tokens[1], again):  # p1 back: a spectator now
+        old = Seat()
+        await room.attach(old.conn, old_token, None)
+        assert old.state["you"]["seat"] is None
+    await room.reload()  # as stored: hers, with no stand-in left
+    assert (state := room.state).seats[1].name == "Gran" and not state.seats[1].standin
+    assert state.match.current is not None  # (the match plays on)
+    from app.storage.models import MatchPlayer
+
+    with room.repository.store.sessions() as session:
+        names = session.scalars(select(MatchPlayer.name).where(
+            MatchPlayer.match_id == state.match_id).order_by(MatchPlayer.seat)).all()
+    assert names == ["p0", "p1", "p2"]
 
 
 async def test_a_room_rebuilt_from_the_database_still_sends_a_person_what_they_missed(table):

@@ -14,6 +14,7 @@ from .conftest import PHONE, fresh_name, shot
 from .test_tables import (
     Watch,
     act,
+    act_surely,
     create_room,
     healthy,
     my_turn,
@@ -92,6 +93,34 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     assert b.locator(".hand-row .card").count() > 0
     assert b.locator("[data-testid^=standin-box-]").count() == 0
     healthy(a, b)
+
+
+def test_someone_watching_plays_the_seat_a_bot_plays_for_someone_away(live, new_page):
+    """Boris gone and his seat handed to a bot, Gran, who watches, may play it (she had only
+    been able to watch); Boris back finds it taken and is told by whom."""
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"])
+    anna, boris, gran = new_page(), new_page(), new_page(PHONE)
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    gran.goto(f"{live.http}/r/{code}")
+    gran.wait_for_selector(".seat")
+    assert gran.is_hidden("#join-panel")  # (everyone is here)
+    boris.goto("about:blank")
+    act_surely(anna, anna.locator("[data-testid=standin-1-rules]"))
+    take = gran.locator("[data-testid=take-seat-1]")
+    take.wait_for()
+    assert take.text_content() == "Play seat 2 for Boris (a bot plays it for now)"
+    gran.fill("#seat-name", "Gran")
+    gran.check("[data-testid=seat-guest]")
+    take.click()
+    gran.wait_for_selector(".seat.me[data-seat='1']")
+    wait_state(gran, "s.you.seat === 1 && !s.room.seats[1].standin && s.room.seats[1].name === 'Gran'")
+    assert gran.locator(".hand-row .card").count() > 0
+    anna.wait_for_selector("[data-testid=standin-badge-1]", state="detached")
+    boris.goto(f"{live.http}/r/{code}")  # his seat token is no longer the seat's
+    boris.locator("#toast", has_text="Gran has taken your seat while you were away: you are watching.").wait_for()
+    wait_state(boris, "s.you.seat === null")
+    healthy(anna, gran)
 
 
 @pytest.fixture(scope="module")
