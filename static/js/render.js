@@ -53,7 +53,10 @@ function seatCards(m, s, pos) {
   const wrap = el("div", { class: "seat-cards" });
   if (hand && (m.replay || pos !== "bottom")) {
     wrap.classList.add("open");
-    hand.forEach((c) => wrap.append(cardEl(c)));
+    // (Marjolet: the cards declared lie face up beside it, declaredCards: they had been shown
+    // twice, there and in the hand)
+    const shown = new Set(m.game === "marjolet" && d.declared ? d.declared[s] : []);
+    hand.filter((c) => !shown.has(c)).forEach((c) => wrap.append(cardEl(c)));
   } else if (pos !== "bottom") {
     const n = d.hand_sizes ? d.hand_sizes[s] : 0;
     // one picture named by the count ("8 cards, face down"), not eight a screen reader reads out

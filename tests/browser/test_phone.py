@@ -318,7 +318,8 @@ def test_a_replay_on_a_phone_held_sideways_keeps_its_buttons_beside_its_felt(liv
 def test_a_replay_turned_sideways_and_back_lays_its_seats_out_for_each(live, new_page):
     """Turned, the felt fits the new screen at once (not at the next step); the top and bottom
     seats put their names beside their cards sideways and over them upright, where the cards a
-    Marjolet seat showed keep their label."""
+    Marjolet seat showed keep their label, and lie there only (they had been shown twice, in
+    its open hand too)."""
     matches = httpx.get(f"{live.http}/api/matches?game=marjolet&status=finished").json()["matches"]
     page = new_page(PHONE, locale="ru-RU", **TOUCH)
     page.goto(f"{live.http}/matches/{matches[0]['id']}")
@@ -326,6 +327,10 @@ def test_a_replay_turned_sideways_and_back_lays_its_seats_out_for_each(live, new
     assert page.evaluate("""() => { const next = document.getElementById('rp-next');
       for (let k = 0; k < 300 && !document.querySelector('#replay .declared'); k++) next.click();
       return !!document.querySelector('#replay .declared'); }""")
+    twice = page.evaluate("""() => [...document.querySelectorAll('#replay .seat')].flatMap((seat) => {
+      const open = new Set([...seat.querySelectorAll('.seat-cards.open .card')].map((c) => c.dataset.card));
+      return [...seat.querySelectorAll('.declared .card')].map((c) => c.dataset.card).filter((c) => open.has(c)); })""")
+    assert twice == []
     label = page.locator("#replay .declared .label").first
     assert label.bounding_box()["width"] > 10 and page.locator("#replay .beside").count() == 0
     page.set_viewport_size(LANDSCAPE)
