@@ -51,14 +51,14 @@ function seatCards(m, s, pos) {
   if (!d) return null;
   const hand = d.hands ? d.hands[s] : null;
   const wrap = el("div", { class: "seat-cards" });
+  // (Marjolet: the cards declared lie face up beside the hand, declaredCards: they had been
+  // shown twice, there and in an open hand, or counted among its backs)
+  const shown = new Set(m.game === "marjolet" && d.declared ? d.declared[s] : []);
   if (hand && (m.replay || pos !== "bottom")) {
     wrap.classList.add("open");
-    // (Marjolet: the cards declared lie face up beside it, declaredCards: they had been shown
-    // twice, there and in the hand)
-    const shown = new Set(m.game === "marjolet" && d.declared ? d.declared[s] : []);
     hand.filter((c) => !shown.has(c)).forEach((c) => wrap.append(cardEl(c)));
   } else if (pos !== "bottom") {
-    const n = d.hand_sizes ? d.hand_sizes[s] : 0;
+    const n = (d.hand_sizes ? d.hand_sizes[s] : 0) - shown.size;
     // one picture named by the count ("8 cards, face down"), not eight a screen reader reads out
     for (let i = 0; i < n; i++) {
       const back = cardEl(null);

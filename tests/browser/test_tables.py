@@ -341,6 +341,10 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                     for q in (p, other):
                         for card in cards:
                             q.wait_for_selector(f"[data-testid=declared-{seat}] .card[data-card='{card}']")
+                    # and not also among the backs the opponent sees (they had been counted twice)
+                    deal = state(other)["match"]["deal"]
+                    backs = other.locator(f"[data-testid=seat-{seat}] .seat-cards").get_attribute("data-count")
+                    assert int(backs) == deal["hand_sizes"][seat] - len(deal["declared"][seat]), backs
                     if not declared:
                         shot(p, "marjolet-declared")
                     declared = True
