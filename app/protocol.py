@@ -59,6 +59,8 @@ REASONS = {
     "no_such_seat": "there is no seat {seat}",
     "seat_taken": "seat {seat} is taken",
     "all_seats_taken": "every seat is taken",
+    "take_over_between_deals": "seat {seat} is played by a bot for someone away: it may be "
+                               "taken once this deal ends",
     "seat_busy": "seat {seat} is played by someone who is here (or a bot)",
     "away_briefly": "{name} has only just gone: a bot may play for them in {seconds} s",
     "already_seated": "{name} already sits at this table (seat {seat}): one seat each",

@@ -180,9 +180,9 @@ class Room:
                     player_id: int | None) -> tuple[int, str]:
         await self._ensure_fresh()
         state = self.state
-        # (a seat a bot plays for someone away may be taken over: the table chose to play on
-        # without them, and a spectator, their grandmother say, would rather play it)
         seat = open_seat(["standin" if s.standin else s.kind for s in state.seats], seat)
+        if state.seats[seat].standin and not (player_id and state.seats[seat].player_id == player_id):
+            await self._check_taken_over(seat)  # (its player, known by their key, takes it back)
         self._check_not_seated(name, player_id, seat)
         token = secrets.token_urlsafe(32)
         hashed = token_hash(token)
@@ -200,6 +200,15 @@ class Room:
         logs.event("seat_changed", self.code, seat=seat, seat_kind="human")
         await self._start_if_full()
         return seat, token
+
+    async def _check_taken_over(self, seat: int) -> None:
+        """A seat a bot plays for someone away may be taken over by someone else (the table
+        played on without them, and a spectator, their grandmother say, would rather play it),
+        while no deal is in play: taken during one, its hidden cards would reach whoever handed
+        it to the bot and came back as another person. Not while its person is connected."""
+        match = self.state.match
+        if (match is not None and match.current is not None) or await self.presence.anywhere(seat):
+            raise Refusal("not_available", "take_over_between_deals", seat=seat)
 
     def _check_not_seated(self, name: str, player_id: int | None, taking: int) -> None:
         """One person, one seat of a table: a player (or a guest's name) at a second seat would
@@ -288,10 +297,10 @@ class Room:
             await self._retrying(lambda: self._ask_next(seat, wait, read))
 
     async def _ask_next(self, seat: int, wait: bool, read: int | None) -> None:
+        match = self.state.match
+        if read is not None and match is not None and 0 <= read < len(match.deals) - 1:
+            return  # (sent as the next deal came: that deal's summary is gone, nothing to ask)
         if not self.state.between_deals:
-            match = self.state.match
-            if read is not None and match is not None and 0 <= read < len(match.deals) - 1:
-                return  # (sent as the next deal came: there is nothing left to ask for)
             raise Refusal("not_available", "no_deal_to_close")
         await self._say_ready(seat, wait)
 

@@ -56,6 +56,8 @@ function onMessage(msg, hello) {
       const state = follow(msg);
       if (state) followed = state;
       const unmark = answered(msg.ack);
+      // (someone else in the seat: whoever was away there is not "back" when they connect)
+      if (msg.event && msg.event.kind === "seat" && before && before.room.seats[msg.event.seat].name !== msg.event.name) delete table.awaySince[msg.event.seat];
       if (msg.event && msg.event.kind === "chat") { addChatLine(msg.seq, msg.event, msg.ack); if (table.state && !state) drawChat(); }
       if (msg.event && table.state) {
         announceEvent(msg.event, table.state);
@@ -201,10 +203,13 @@ function drawClocks(fresh) {
 function drawJoin(state, names) {
   const panel = $("join-panel");
   const seats = state.room.seats;
-  // (and a seat a bot plays for someone away: the table played on without them, and someone
-  // watching, a grandmother say, may play it; the match stays theirs)
-  const open = seats.filter((s) => s.kind === "open" || (s.kind === "human" && s.standin));
-  panel.hidden = state.you.seat !== null || !open.length;
+  // (and, while no deal is in play, a seat a bot plays for someone away: the table played on
+  // without them, and someone watching, a grandmother say, may play it; the match stays theirs)
+  const deal = state.match && state.match.deal;
+  const later = deal && deal.phase !== "over";
+  const standins = seats.filter((s) => s.kind === "human" && s.standin);
+  const open = seats.filter((s) => s.kind === "open").concat(later ? [] : standins);
+  panel.hidden = state.you.seat !== null || !(open.length || standins.length);
   if (panel.hidden) return;
   const about = (s) => {
     if (!Number.isInteger(s.team)) return "";
@@ -212,7 +217,8 @@ function drawJoin(state, names) {
     return " · " + t("seat.team", { n: teamLetter(s.team) }) + (partner ? " · " + t("rel.partner_of", { name: names[partner.seat] }) : "");
   };
   $("seat-choices").replaceChildren(...open.map((s) => el("button", { class: "button primary", type: "submit", "data-seat": String(s.seat), "data-testid": "take-seat-" + s.seat },
-    (s.kind === "open" ? t("table.take_seat", { n: s.seat + 1 }) : t("table.take_standin_seat", { n: s.seat + 1, name: names[s.seat] })) + about(s))));
+    (s.kind === "open" ? t("table.take_seat", { n: s.seat + 1 }) : t("table.take_standin_seat", { n: s.seat + 1, name: names[s.seat] })) + about(s))),
+    ...(later ? standins : []).map((s) => el("p", { class: "note", "data-testid": "take-later-" + s.seat }, t("table.take_standin_later", { n: s.seat + 1, name: names[s.seat] }))));
 }
 
 let sheetDeals = "";  // (the match and the count of deals the sheet was drawn with)

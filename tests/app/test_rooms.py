@@ -259,12 +259,15 @@ async def test_the_next_deal_comes_once_every_person_at_the_table_asked_for_it(t
     assert refused.value.code == "not_seated"
 
 
+@pytest.mark.parametrize("options", [({"target": 1000}, {"deal_pause": 3600, "standin_grace": 0})])
 async def test_a_seat_a_bot_plays_for_someone_away_can_be_taken_by_another_person(table):
-    """A spectator (a grandmother watching) takes the seat of someone away that a bot plays:
-    the seat is hers, with a new token, the old one no longer seats anyone; the match plays on
-    and stays credited to whoever began it there. A seat whose person is only away, or played
-    by a bot of the table's, is not to be taken; the person away may take their own back."""
+    """A spectator (a grandmother watching) takes the seat of someone away that a bot plays,
+    once the deal ends (during one, its hidden cards would reach whoever handed the seat to the
+    bot and came back as another person): the seat is hers, with a new token; the old one no
+    longer seats anyone; the match stays credited to whoever began it there. A seat whose
+    person is only away, or connected, is not to be taken."""
     from app.protocol import Refusal
+    from app.storage.models import MatchPlayer
 
     room, seats, tokens = table
     state = room.state
@@ -276,12 +279,25 @@ async def test_a_seat_a_bot_plays_for_someone_away_can_be_taken_by_another_perso
         await room.join("Gran", 1)  # away, but nobody has handed the seat to a bot
     assert refused.value.reason == "seat_taken"
     await room.standin(0, 1, "rules")
+    for name in ("Gran", "p1"):  # (a guest's name is anyone's: p1's own too)
+        with pytest.raises(Refusal) as refused:
+            await room.join(name, 1)
+        assert refused.value.reason == "take_over_between_deals"
     with pytest.raises(Refusal) as refused:
         await room.join("p0", 1)  # (one person, one seat)
+    assert refused.value.reason in ("already_seated", "take_over_between_deals")
+    while state.match.current is not None:
+        await act(room, seats)
+    with pytest.raises(Refusal) as refused:
+        await room.join("p0", 1)
     assert refused.value.reason == "already_seated"
-    _, again = await room.join("p1", 1)  # p1 on another device, by name: his own seat back
-    assert room.state.seats[1].name == "p1" and not room.state.seats[1].standin
-    await room.standin(0, 1, "rules")  # (away again: his new device not connected)
+    held = Seat()  # a connection still seated there (its stand-in not yet gone): not taken
+    await room.attach(held.conn, None, None)
+    held.conn.seat = 1
+    with pytest.raises(Refusal) as refused:
+        await room.join("Gran", 1)
+    assert refused.value.reason == "take_over_between_deals"
+    room.detach(held.conn)
     seat, token = await room.join("Gran", 1)
     assert seat == 1 and token != tokens[1]
     taken = state.seats[1]
@@ -289,18 +305,14 @@ async def test_a_seat_a_bot_plays_for_someone_away_can_be_taken_by_another_perso
     gran = Seat()
     assert await room.attach(gran.conn, token, None)
     assert gran.state["you"]["seat"] == 1
-    for old_token in (tokens[1], again):  # p1 back: a spectator now
-        old = Seat()
-        await room.attach(old.conn, old_token, None)
-        assert old.state["you"]["seat"] is None
+    back = Seat()
+    await room.attach(back.conn, tokens[1], None)  # p1 back: a spectator now
+    assert back.state["you"]["seat"] is None
     await room.reload()  # as stored: hers, with no stand-in left
-    assert (state := room.state).seats[1].name == "Gran" and not state.seats[1].standin
-    assert state.match.current is not None  # (the match plays on)
-    from app.storage.models import MatchPlayer
-
+    assert room.state.seats[1].name == "Gran" and not room.state.seats[1].standin
     with room.repository.store.sessions() as session:
         names = session.scalars(select(MatchPlayer.name).where(
-            MatchPlayer.match_id == state.match_id).order_by(MatchPlayer.seat)).all()
+            MatchPlayer.match_id == room.state.match_id).order_by(MatchPlayer.seat)).all()
     assert names == ["p0", "p1", "p2"]
 
 

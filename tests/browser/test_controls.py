@@ -95,9 +95,11 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     healthy(a, b)
 
 
-def test_someone_watching_plays_the_seat_a_bot_plays_for_someone_away(live, new_page):
-    """Boris gone and his seat handed to a bot, Gran, who watches, may play it (she had only
-    been able to watch); Boris back finds it taken and is told by whom."""
+def test_someone_watching_plays_the_seat_a_bot_plays_for_someone_away(paused, new_page):
+    """Boris gone and his seat handed to a bot, Gran, who watches, may play it once the deal
+    ends (she had only been able to watch; during a deal its hidden cards would reach whoever
+    handed it over); Boris back finds it taken and is told by whom."""
+    live = paused
     code = create_room(live, "black_maria", ["open", "open", "bot:rules"])
     anna, boris, gran = new_page(), new_page(), new_page(PHONE)
     sit(anna, live, code, "Anna", 0)
@@ -107,19 +109,28 @@ def test_someone_watching_plays_the_seat_a_bot_plays_for_someone_away(live, new_
     assert gran.is_hidden("#join-panel")  # (everyone is here)
     boris.goto("about:blank")
     act_surely(anna, anna.locator("[data-testid=standin-1-rules]"))
+    later = gran.locator("[data-testid=take-later-1]")
+    later.wait_for()
+    assert later.text_content() == "A bot plays seat 2 for Boris for now: you may take it once this deal ends."
+    assert not gran.locator("[data-testid=take-seat-1]").count()
     take = gran.locator("[data-testid=take-seat-1]")
-    take.wait_for()
+    watch = Watch([anna, gran], 90, "the deal's end, for Gran to take the seat")
+    while not take.count():
+        watch()
+        if not pass_or_play(anna, last=True):
+            anna.wait_for_timeout(30)
     assert take.text_content() == "Play seat 2 for Boris (a bot plays it for now)"
     gran.fill("#seat-name", "Gran")
     gran.check("[data-testid=seat-guest]")
     take.click()
     gran.wait_for_selector(".seat.me[data-seat='1']")
     wait_state(gran, "s.you.seat === 1 && !s.room.seats[1].standin && s.room.seats[1].name === 'Gran'")
-    assert gran.locator(".hand-row .card").count() > 0
     anna.wait_for_selector("[data-testid=standin-badge-1]", state="detached")
+    assert "Gran now plays seat 2." in anna.text_content("[data-testid=announce]")
     boris.goto(f"{live.http}/r/{code}")  # his seat token is no longer the seat's
     boris.locator("#toast", has_text="Gran has taken your seat while you were away: you are watching.").wait_for()
     wait_state(boris, "s.you.seat === null")
+    assert not anna.locator("#toast", has_text="is back at the table").count()
     healthy(anna, gran)
 
 

@@ -50,6 +50,7 @@ export function announceEvent(ev, state) {
     const before = seats[ev.seat] || {};
     if (ev.standin) announce(t("announce.standin", { name: ev.name || nameOf(ev.seat) }));
     else if (ev.seat_kind === "bot") announce(t("announce.bot_seat", { n: ev.seat + 1 }));
+    else if (before.standin && ev.name !== before.name) announce(t("announce.took_over", { name: ev.name, n: ev.seat + 1 }));
     else if (before.standin) announce(t("announce.back", { name: ev.name || nameOf(ev.seat) }));
     else if (before.kind === "open") announce(t("announce.joined", { name: ev.name, n: ev.seat + 1 }));
   } else if (ev.kind === "deal") announce(t("announce.new_deal"));
