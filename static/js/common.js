@@ -31,18 +31,22 @@ export function tWho(key, vars) {
     el("span", { class: "named" }, lead, el("span", { class: "who" }, String(vars.name)), tail), after.slice(tail.length)];
 }
 
-const LETTERS = new Intl.Segmenter(LANG, { granularity: "grapheme" });
+// (letters as a reader sees them, "й" one; a browser without Intl.Segmenter, Firefox before 125,
+// cuts by code points rather than lose the page)
+const letters = (text) => (Intl.Segmenter
+  ? [...new Intl.Segmenter(LANG, { granularity: "grapheme" }).segment(text)].map((s) => s.segment)
+  : Array.from(text));
 /** The names tWho put in `root` that its narrow screen cuts short, cut by whole letters with
  * "…" once laid out: CSS's own ellipsis left a letter's width blank before what follows
  * ("(Александра… )"). A screen reader reads the name whole. */
 export function fitNames(root) {
   for (const who of root.querySelectorAll(".who")) {
     if (who.scrollWidth <= who.clientWidth) continue;
-    const full = who.textContent, letters = [...LETTERS.segment(full)].map((s) => s.segment);
+    const full = who.textContent, shownLetters = letters(full);
     const shown = el("span", { "aria-hidden": "true" });
     who.replaceChildren(shown, el("span", { class: "sr-only" }, full));
-    const cut = (n) => { shown.textContent = letters.slice(0, n).join("").trimEnd() + "…"; };
-    let most = 1, least = letters.length - 1;  // the most letters that fit beside "…"
+    const cut = (n) => { shown.textContent = shownLetters.slice(0, n).join("").trimEnd() + "…"; };
+    let most = 1, least = shownLetters.length - 1;  // the most letters that fit beside "…"
     while (most < least) {
       const n = Math.ceil((most + least) / 2);
       cut(n);
@@ -227,7 +231,7 @@ export function refusalText(refusal) {
   return t(key, params);
 }
 
-const LIST = new Intl.ListFormat(LANG, { type: "conjunction" });
+const LIST = new Intl.ListFormat(LANG === "en" ? "en-GB" : LANG, { type: "conjunction" });  // (no comma before "and")
 /** Names as the page's language lists them: "Anna, Boris and Vera", "Анна, Борис и Вера". */
 export const listText = (items) => LIST.format(items.map(String));
 

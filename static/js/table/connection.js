@@ -18,7 +18,8 @@ function showStatus(status, redraw) {
   chip.className = "conn " + status;
   chip.dataset.status = status;
   const online = status === "online";
-  if (online !== table.online) { table.online = online; redraw(); }  // (one's own seat's dot)
+  // (one's own seat's dot: drawn grey now; green by the welcome's drawing)
+  if (online !== table.online) { table.online = online; if (!online) redraw(); }
 }
 
 // (the tests shorten both)
