@@ -46,7 +46,11 @@ function onMessage(msg, hello) {
       // A new connection's state is the truth now: an action unanswered may be sent again (on
       // the same socket, after a sync, its answer is still to come)
       if (hello) { answered(table.inFlight); chatAfterWelcome(msg.state); tellPlayedWhileAway(msg.state); }
-      if (table.seat && msg.state.you.seat === null) { toast(seatLost(msg.state)); saveSeat(null); }
+      if (hello) {  // (a token refused just before it: bad_token)
+        const lost = lostSeat || table.seat;
+        if (lost && msg.state.you.seat === null) { toast(seatLost(msg.state, lost), "info", 8000); saveSeat(null); }
+        lostSeat = null;
+      }
       followed = follow(msg);
       receive(followed, true);
       break;
@@ -87,7 +91,7 @@ function onMessage(msg, hello) {
       const tried = msg.id !== undefined && msg.id === table.inFlight ? table.tried : null;
       if (answered(msg.id)) draw();
       chatRefused(msg.id);
-      if (msg.code === "bad_token") break;  // (the welcome that follows says why: seatLost)
+      if (msg.code === "bad_token") { lostSeat = table.seat; saveSeat(null); break; }  // (its welcome says why: seatLost)
       if (tried && msg.code === "illegal") toast(tParts("table.not_playable", { card: cardText(tried), reason: refusalText(msg) }), "info");
       else toast(errorText(msg));
       break;
@@ -97,11 +101,12 @@ function onMessage(msg, hello) {
   }
 }
 
-/** What a welcome that no longer seats this page says: someone else took the seat (a stand-in's,
- * while they were away), or its token was not recognised. */
-function seatLost(state) {
-  const now = state.room.seats[table.seat.seat];
-  const other = now && now.kind === "human" && now.name !== table.seat.name;
+/** What a welcome that no longer seats this page (`lost`: the seat it had) says: someone else
+ * took the seat (a stand-in's, while they were away), or its token was not recognised. */
+let lostSeat = null;  // the seat whose token the server has just refused (bad_token)
+function seatLost(state, lost) {
+  const now = state.room.seats[lost.seat];
+  const other = now && now.kind === "human" && now.name !== lost.name;
   return other ? t("table.seat_taken_over", { name: now.name }) : t("table.token_lost");
 }
 

@@ -95,6 +95,20 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     healthy(a, b)
 
 
+def test_a_seat_token_not_recognised_is_said_and_forgotten(live, new_page):
+    """A page whose kept seat token the table does not know (another server's, a typo'd copy)
+    says it watches, once, and forgets the token (it had been sent on every reconnection)."""
+    code = create_room(live, "marjolet", ["open", "bot:rules"])
+    page = new_page()
+    page.goto(f"{live.http}/lobby-missing")  # (same origin: the key is the table's)
+    page.evaluate(f"localStorage.setItem('cardroom.seat.{code}', JSON.stringify({{token: 'nobody', seat: 0, name: 'Anna'}}))")
+    page.goto(f"{live.http}/r/{code}")
+    page.locator("#toast", has_text="Your seat could not be recognised: you are watching as a spectator.").wait_for()
+    assert page.evaluate(f"localStorage.getItem('cardroom.seat.{code}')") is None
+    page.refusals.clear()  # (the server's bad_token, said by the toast)
+    healthy(page)
+
+
 def test_someone_watching_plays_the_seat_a_bot_plays_for_someone_away(paused, new_page):
     """Boris gone and his seat handed to a bot, Gran, who watches, may play it once the deal
     ends (she had only been able to watch; during a deal its hidden cards would reach whoever
