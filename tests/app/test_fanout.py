@@ -76,9 +76,10 @@ class Recorder:
         pass
 
 
-async def test_shared_actions_apply_without_the_database_and_a_gap_reads_it(tmp_path):
-    """Actions and chat lines travel with their notice: the other process applies them
-    without reading the database; a notice after a missed one reads what is missing."""
+@pytest.fixture
+def processes(tmp_path):
+    """``make(**settings) -> (A, B, recorder)``: two processes' registries on one SQLite
+    database, A's notices kept by ``recorder`` to be handed to B by hand."""
     from app.rooms import RoomRegistry
     from app.settings import Settings
     from app.storage.migrate import upgrade
@@ -87,11 +88,24 @@ async def test_shared_actions_apply_without_the_database_and_a_gap_reads_it(tmp_
 
     url = f"sqlite:///{tmp_path}/shared.db"
     upgrade(url)
-    settings = Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0)
-    recorder = Recorder()
-    store_a, store_b = Store(url), Store(url)
-    a = RoomRegistry(settings, RoomRepository(store_a), recorder)
-    b = RoomRegistry(settings, RoomRepository(store_b))
+    stores = []
+
+    def make(**more):
+        settings = Settings(database_url=url, bot_delay=0, room_idle=0, **{"deal_pause": 0, **more})
+        recorder = Recorder()
+        stores.extend([Store(url), Store(url)])
+        return (RoomRegistry(settings, RoomRepository(stores[-2]), recorder),
+                RoomRegistry(settings, RoomRepository(stores[-1])), recorder)
+
+    yield make
+    for store in stores:
+        store.close()
+
+
+async def test_shared_actions_apply_without_the_database_and_a_gap_reads_it(processes):
+    """Actions and chat lines travel with their notice: the other process applies them
+    without reading the database; a notice after a missed one reads what is missing."""
+    a, b, recorder = processes()
     room_a = await a.create("marjolet", {"target": 1}, [("open", None), ("open", None)], None)
     for seat in (0, 1):
         await room_a.join(f"p{seat}", seat)
@@ -120,27 +134,13 @@ async def test_shared_actions_apply_without_the_database_and_a_gap_reads_it(tmp_
     await b.remote_event(*shared[5])  # already read with the gap: nothing more to do
     assert len(reads) == 1
     assert state_b.match.view(1) == state_a.match.view(1)
-    for store in (store_a, store_b):
-        store.close()
 
 
-async def test_another_process_counts_its_clocks_from_what_the_storing_one_does(tmp_path):
+async def test_another_process_counts_its_clocks_from_what_the_storing_one_does(processes):
     """The turn timer and the next deal's countdown count, on every process, from the last
     action, deal or wait: a chat line or a plain ``ready`` stored on A had started them again
     on B alone (B's pages then said another number of seconds than A's)."""
-    from app.rooms import RoomRegistry
-    from app.settings import Settings
-    from app.storage.migrate import upgrade
-    from app.storage.repository import RoomRepository
-    from app.storage.store import Store
-
-    url = f"sqlite:///{tmp_path}/clocks.db"
-    upgrade(url)
-    settings = Settings(database_url=url, bot_delay=0, deal_pause=60, room_idle=0)
-    recorder = Recorder()
-    store_a, store_b = Store(url), Store(url)
-    a = RoomRegistry(settings, RoomRepository(store_a), recorder)
-    b = RoomRegistry(settings, RoomRepository(store_b))
+    a, b, recorder = processes(deal_pause=60)
     room_a = await a.create("black_maria", {"target": 500},
                             [("open", None), ("open", None), ("open", None)], None)
     for seat in range(3):
@@ -165,29 +165,17 @@ async def test_another_process_counts_its_clocks_from_what_the_storing_one_does(
     assert not await on_b(lambda: room_a.ready(0))
     assert await on_b(lambda: room_a.ready(1, wait=True))
     assert not await on_b(lambda: room_a.say(2, "I read too"))
-    for store in (store_a, store_b):
-        store.close()
 
 
-async def test_a_process_lets_go_of_a_room_nobody_there_watches_or_asked_for(tmp_path):
+async def test_a_process_lets_go_of_a_room_nobody_there_watches_or_asked_for(processes):
     """Each room's people go to one process (the proxy hashes its code): a replica elsewhere
     would apply every action again. At another process's notice, a process drops a room nobody
     is connected to there that nothing there asked for lately (one it only made, or a lobby
     there only listed), and keeps up to date one it was asked for or one watched there."""
-    from app.rooms import Connection, RoomRegistry
+    from app.rooms import Connection
     from app.rooms.registry import KEEP_ASKED
-    from app.settings import Settings
-    from app.storage.migrate import upgrade
-    from app.storage.repository import RoomRepository
-    from app.storage.store import Store
 
-    url = f"sqlite:///{tmp_path}/affinity.db"
-    upgrade(url)
-    settings = Settings(database_url=url, bot_delay=0, deal_pause=0, room_idle=0)
-    recorder = Recorder()
-    stores = Store(url), Store(url)
-    home = RoomRegistry(settings, RoomRepository(stores[0]), recorder)
-    other = RoomRegistry(settings, RoomRepository(stores[1]))
+    home, other, recorder = processes()
     made = await other.create("marjolet", {"target": 1}, [("open", None), ("open", None)], None)
     code = made.code
     room = await home.get(code)  # the joins and the sockets come here
@@ -223,8 +211,6 @@ async def test_a_process_lets_go_of_a_room_nobody_there_watches_or_asked_for(tmp
     assert other.rooms[code] is watched and watched.state.seq == room.state.seq
     for registry in (home, other):
         await registry.close()
-    for store in stores:
-        store.close()
 
 
 async def test_notices_ready_together_travel_as_one_message_and_only_to_others(redis_url):
