@@ -170,6 +170,9 @@ class MarjoletDeal(TrickDeal):
                        for c in combinations}
         deal.turn_up, deal.dix_live = view["turn_up"], view["dix_live"]
         deal.exchanged_by, deal.turn_up_taker = view["exchanged_by"], view["turn_up_taken_by"]
+        deal.dix_events = [dict(e) for e in view["dix"]]
+        deal.dix_points = [sum(e["points"] for e in deal.dix_events if e["seat"] == seat)
+                           for seat in (0, 1)]
         deal.check_every_card_once(*stock, *([deal.turn_up] if deal.turn_up else ()))
         return deal
 
@@ -377,6 +380,8 @@ class MarjoletDeal(TrickDeal):
             "exchanged_by": self.exchanged_by,
             "turn_up_taken_by": self.turn_up_taker,
             "dix_live": self.dix_live,
+            # each 10 the dix scored: {"seat", "how": "turn-up"|"played"|"exchanged", "points"}
+            "dix": [dict(e) for e in self.dix_events],
             # in the order played: a list that only grows is sent as its new cards alone
             "played": [card for cards, _, _ in self.finished for card in cards] + self.trick,
             "card_points": list(self.card_points),

@@ -519,9 +519,10 @@ def test_big_mariage_thrown_in_says_so_without_trumps_or_points(live, new_page):
     ("en-GB", "The dix turned up: 10 to the dealer (Boris)"),
     ("ru-RU", "Открыта семёрка козырей: 10 очков сдающему (Boris)")])
 def test_a_marjolet_dix_turned_up_says_why_the_dealer_has_ten(live, new_page, locale, said):
-    """The 7 of trumps turned up gives the dealer 10 at once: the centre says so (a newcomer had
-    seen "points: 10" beside a seat before any card, unexplained); not when the turn-up is an
-    exchanged 7 (said as the exchange), nor for another card."""
+    """The 7 of trumps turned up gives the dealer 10 at once (the engine's dix events say so):
+    the centre says so (a newcomer had seen "points: 10" beside a seat before any card,
+    unexplained); not for a dix exchanged (said as the exchange) or played, nor once the
+    turn-up is taken."""
     code = create_room(live, "marjolet", ["open", "open"])
     page = new_page(locale=locale)
     page.goto(f"{live.http}/r/{code}")
@@ -529,11 +530,12 @@ def test_a_marjolet_dix_turned_up_says_why_the_dealer_has_ten(live, new_page, lo
     shown = page.evaluate("""async () => {
       const { renderInfo } = await import('/static/js/render.js');
       const box = document.getElementById('info'), seen = [];
-      for (const [turn_up, exchanged_by] of [["7H", null], ["7H", 0], ["9H", null]]) {
+      const turned = { seat: 1, how: "turn-up", points: 10 }, exchanged = { seat: 0, how: "exchanged", points: 10 };
+      for (const [turn_up, exchanged_by, dix] of [["7H", null, [turned]], ["7H", 0, [exchanged]], ["9H", null, []], [null, null, [turned]]]) {
         renderInfo(box, { game: "marjolet", names: ["Anna", "Boris"], deal: { trump: "H", turn_up,
-          exchanged_by, dealer: 1, stock_count: 9, end_phase: false, phase: "play" } });
+          exchanged_by, dix, dealer: 1, stock_count: 9, end_phase: false, phase: "play" } });
         seen.push(box.querySelector('[data-testid=dix-turned]')?.textContent ?? null);
       }
       return seen; }""")
-    assert shown == [said, None, None], shown
+    assert shown == [said, None, None, None], shown
     healthy(page)

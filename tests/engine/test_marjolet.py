@@ -429,6 +429,8 @@ def test_exchanged_turn_up_may_be_declared_in_the_same_window():
 def test_turn_up_seven_scores_dealer_ten_and_cannot_be_exchanged():
     m, d = start(["AS", "8S", "9S", "7C", "8C", "9C"], ["7H", "8H", "9H", "JH", "QC", "TC"], "7D")
     assert d.scores() == [0, 10]  # seat 1 deals
+    # (and every seat's view says why, for a page to tell a newcomer)
+    assert d.view(0)["dix"] == d.view(None)["dix"] == [{"seat": 1, "how": "turn-up", "points": 10}]
     trick(m, 0, "AS", "7H")
     assert "exchange" not in m.moves(0)
     refused(m, 0, {"type": "exchange"})
