@@ -2,7 +2,7 @@
 // actions box, the result panel, the score sheet and the chat, and holds the page's own
 // controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
 // controls are in table/panels/.
-import { t, tWho, fitNames, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken } from "./common.js";
+import { t, tWho, fitNames, listText, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken } from "./common.js";
 import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
@@ -223,7 +223,17 @@ function drawJoin(state, names) {
   };
   $("seat-choices").replaceChildren(...open.map((s) => el("button", { class: "button primary", type: "submit", "data-seat": String(s.seat), "data-testid": "take-seat-" + s.seat },
     (s.kind === "open" ? t("table.take_seat", { n: s.seat + 1 }) : t("table.take_standin_seat", { n: s.seat + 1, name: names[s.seat] })) + about(s))),
-    ...(later ? standins : []).map((s) => el("p", { class: "note", "data-testid": "take-later-" + s.seat }, t("table.take_standin_later", { n: s.seat + 1, name: names[s.seat] }))));
+    ...(later && standins.length ? [takeLater(standins, names)] : []));
+}
+
+// The seats bots play for people away, to be taken once the deal ends: one line (one each had
+// pushed a spectator's table a screen down).
+function takeLater(standins, names) {
+  const testid = "take-later-" + standins.map((s) => s.seat).join("-");
+  const [one] = standins;
+  return el("p", { class: "note", "data-testid": testid }, standins.length === 1
+    ? t("table.take_standin_later", { n: one.seat + 1, name: names[one.seat] })
+    : t("table.take_standin_later_many", { seats: listText(standins.map((s) => String(s.seat + 1))) }));
 }
 
 let sheetDeals = "";  // (the match and the count of deals the sheet was drawn with)

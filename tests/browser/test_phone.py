@@ -834,7 +834,15 @@ def test_three_friends_gone_their_long_names_stay_whole_words_on_a_small_phone(l
              && b.getBoundingClientRect().right <= b.closest('.seat').getBoundingClientRect().right])""")
     assert badges == [["играет бот", True]] * 2, badges
     shot(anna, "standins-long-names-small-phone")
-    healthy(anna)
+    # someone watching is told, in one line, that the seats may be taken once the deal ends
+    gran = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
+    gran.goto(f"{live.http}/r/{code}")
+    later = gran.locator("[data-testid=take-later-1-2-3]")
+    later.wait_for()
+    assert later.text_content() == ("На местах 2, 3 и 4 пока играют боты вместо тех, кого нет: "
+                                    "одно из них можно занять, когда раздача закончится.")
+    assert gran.locator("#seat-choices > *").count() == 1
+    healthy(anna, gran)
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
