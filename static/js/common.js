@@ -238,9 +238,11 @@ export const listText = (items) => LIST.format(items.map(String));
 /** A clause said alone, as a sentence: "A name has at most 32 characters." (refusals' reasons
  * are written to follow a colon or a dash, in lower case and without a full stop). */
 export function sentence(text) {
-  const first = text.charAt(0).toLocaleUpperCase(LANG) + text.slice(1);
-  return /[.!?…]$/.test(first) ? first : first + ".";
+  return fullStop(text.charAt(0).toLocaleUpperCase(LANG) + text.slice(1));
 }
+
+/** The text ending as a sentence does: a full stop unless it has its own. */
+export const fullStop = (text) => (/[.!?…]$/.test(text) ? text : text + ".");
 
 /** "Not allowed — you must follow suit (hearts)": the error code's label, then the reason. */
 export function errorText(refusal) {

@@ -3,7 +3,7 @@
 // reads it), who asked for the next deal, the countdown to it (ROOM.deal_left) and "Next deal"
 // for the people at the table. Once the match is over: the winners, the final totals,
 // "Rematch" and who asked for it.
-import { t, el, cardText } from "../common.js";
+import { t, el, cardText, fullStop } from "../common.js";
 import { columnLabels, columnNames, dealDetails } from "../sheet.js";
 import { table } from "./state.js";
 import { announce } from "./notices.js";
@@ -130,6 +130,5 @@ function tell(m, labels, lines) {
   if (table.said.result === key) return;
   table.said.result = key;
   const last = m.deals[m.deals.length - 1];
-  const sentence = (text) => (/[.!?…]$/.test(text) ? text : text + ".");
-  announce([...lines.filter(Boolean), labels.map((label, i) => `${label}: ${last.scores[i]}`).join(", ")].map(sentence).join(" "));
+  announce([...lines.filter(Boolean), labels.map((label, i) => `${label}: ${last.scores[i]}`).join(", ")].map(fullStop).join(" "));
 }
