@@ -124,9 +124,12 @@ export function renderInfo(box, m) {
     if (d.end_phase && d.phase !== "over") lines.push(el("p", { class: "banner strict", "data-testid": "end-phase" }, t("mj.end_phase"), el("span", { class: "more" }, " " + t("mj.end_phase_more"))));
     if (d.exchanged_by !== null && d.exchanged_by !== undefined) lines.push(el("p", { class: "note" }, tWho("mj.exchanged", { name: m.names[d.exchanged_by] })));
     // (the dealer's points before any card, while the dix lies turned up: unexplained, they had
-    // puzzled a newcomer)
+    // puzzled a newcomer; said short on a phone, beside the stock, where a line of its own had
+    // pushed the top seat under the table's bar)
     const turned = d.turn_up && (d.dix || []).find((e) => e.how === "turn-up");
-    if (turned) lines.push(el("p", { class: "note", "data-testid": "dix-turned" }, tWho("mj.dix_turned", { name: m.names[turned.seat], points: turned.points })));
+    if (turned) lines.push(el("p", { class: "note dix", "data-testid": "dix-turned" },
+      el("span", { class: "long" }, tWho("mj.dix_turned", { name: m.names[turned.seat], points: turned.points })),
+      el("span", { class: "short" }, t("mj.dix_turned_short", { points: turned.points }))));
   } else if (m.game === "black_maria") {
     lines.push(el("span", { class: "trump none" }, t("info.no_trumps")));
     if (d.phase === "pass") lines.push(el("p", { class: "phase" }, t("bmaria.pass_phase")));

@@ -706,6 +706,33 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
     healthy(page)
 
 
+@pytest.mark.parametrize("locale, said", [("ru-RU", "Семёрка козырей: +10 сдающему"),
+                                          ("en-GB", "Dix: +10 to the dealer")])
+def test_a_marjolet_dix_turned_up_is_said_beside_the_stock_on_a_small_phone(live, new_page, locale, said):
+    """On a small phone the dix turned up is said short, beside the stock, and the centre is no
+    taller for it: a line of its own (two, in Russian) had pushed the top seat under the table's
+    bar (a deal in eight, when the turn-up is the 7)."""
+    code = create_room(live, "marjolet", ["open", "open"])
+    page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
+    sit(page, live, code, "Маша", 0)  # (nobody else sits: nothing redraws the centre meanwhile)
+    shown = page.evaluate("""async () => {
+      const { renderInfo } = await import('/static/js/render.js');
+      const box = document.getElementById('info');
+      const draw = (dix) => { renderInfo(box, { game: "marjolet", names: ["Маша", "Boris"], deal: { trump: "S",
+        turn_up: "7S", exchanged_by: null, dix, dealer: 1, stock_count: 19, end_phase: false, phase: "play" } });
+        return box.getBoundingClientRect().height; };
+      const without = draw([]), withDix = draw([{ seat: 1, how: "turn-up", points: 10 }]);
+      const note = box.querySelector('[data-testid=dix-turned]').getBoundingClientRect(),
+            stock = box.querySelector('[data-testid=stock]').getBoundingClientRect();
+      return { without, withDix, said: box.querySelector('[data-testid=dix-turned]').innerText,
+               beside: note.left >= stock.right && note.top >= stock.top - 1 && note.bottom <= stock.bottom + 1,
+               inside: note.right <= box.getBoundingClientRect().right + 1 }; }""")
+    assert abs(shown["withDix"] - shown["without"]) < 1, shown
+    assert shown["beside"] and shown["inside"], shown
+    assert shown["said"] == said, shown
+    healthy(page)
+
+
 def test_a_tap_on_a_seat_badge_says_what_it_means_on_a_touch_screen(live, new_page):
     """A touch screen shows no title on hover: a tap on "D" (the dealer), a team's letter or
     "bot" says what it means and whose it is; with a mouse, the title does that and a click

@@ -534,7 +534,7 @@ def test_a_marjolet_dix_turned_up_says_why_the_dealer_has_ten(live, new_page, lo
       for (const [turn_up, exchanged_by, dix] of [["7H", null, [turned]], ["7H", 0, [exchanged]], ["9H", null, []], [null, null, [turned]]]) {
         renderInfo(box, { game: "marjolet", names: ["Anna", "Boris"], deal: { trump: "H", turn_up,
           exchanged_by, dix, dealer: 1, stock_count: 9, end_phase: false, phase: "play" } });
-        seen.push(box.querySelector('[data-testid=dix-turned]')?.textContent ?? null);
+        seen.push(box.querySelector('[data-testid=dix-turned]')?.innerText ?? null);
       }
       return seen; }""")
     assert shown == [said, None, None, None], shown
