@@ -11,7 +11,8 @@ with the server's process, which stores it as the progress (at most every
 result is put together from the deals (``assemble``) and stored with its status in one
 statement. A process that stops in the middle leaves the deals it kept: once its hold is stale
 (``ANALYSIS_STALE``) another process, or the same one restarted, takes the analysis over and
-resumes from them; a process that lost its hold stores nothing more. The same seed and quality
+resumes from them; a process that lost its hold stores nothing more, and its analysis process
+stops at its next decision rather than finish a deal for nobody. The same seed and quality
 give the same analysis in whichever process, so a resumed analysis is the one that would have
 been.
 """
@@ -24,6 +25,7 @@ import multiprocessing
 import os
 import secrets
 import socket
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta, timezone
@@ -41,8 +43,13 @@ PROGRESS_EVERY = 1.0
 
 #: In the analysis process: the decisions of its deal analysed so far, shared with the server's
 #: process (a number without a lock: a process killed while holding one would have left the
-#: event loop waiting on it for ever).
-_analysed = None
+#: event loop waiting on it for ever), and whether the server's process lost its hold (set: the
+#: deal is given up at the next decision).
+_analysed = _given_up = None
+
+
+class HoldLost(Exception):
+    """Raised in the analysis process: another process holds the analysis now."""
 
 
 def _now() -> datetime:
@@ -57,8 +64,9 @@ class Analyst:
         self.worker = f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(4)}"
         self.stale = timedelta(seconds=settings.analysis_stale)
         self.pool: ProcessPoolExecutor | None = None
-        #: the decisions the pool's process has analysed of its deal (see ``_analysed``)
-        self.analysed = None
+        #: the decisions the pool's process has analysed of its deal, and whether to give it
+        #: up (see ``_analysed``)
+        self.analysed = self.given_up = None
         self.task: asyncio.Task | None = None
         self.started = _now()
         self._wake = asyncio.Event()
@@ -156,6 +164,9 @@ class Analyst:
                 self.lost += 1
         except asyncio.CancelledError:
             raise
+        except HoldLost:  # (noticed by a heartbeat: nothing more is stored)
+            log.info("analysis of match %s: another process holds it now", match_id)
+            self.lost += 1
         except BrokenProcessPool:  # the process died (killed?): the hold goes stale, and
             log.exception("analysis: its process died")  # the analysis is taken over
             self.pool = None
@@ -170,7 +181,7 @@ class Analyst:
         """``analyse_deal(*work)`` in the analysis process, its progress stored meanwhile
         (``before``: the decisions of the deals before it)."""
         pool = self._pool()
-        self.analysed.value = 0
+        self.analysed.value = self.given_up.value = 0
         reporting = asyncio.create_task(self._report(match_id, before, total))
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, _analyse_counted,
@@ -179,8 +190,8 @@ class Analyst:
             reporting.cancel()
 
     async def _report(self, match_id: int, before: int, total: int) -> None:
-        stored = None
-        while True:
+        stored, failing = None, _Failing("storing its progress")
+        while not self.given_up.value:
             await asyncio.sleep(PROGRESS_EVERY)
             done = before + self.analysed.value
             if done == stored:
@@ -188,37 +199,68 @@ class Analyst:
             try:
                 await self._db(lambda s, done=done: analyses.progress(
                     s, match_id, self.worker, _now(), done, total))
-                stored = done
             except Exception:
-                log.exception("analysis: storing its progress failed")
+                failing.failed()
+                continue
+            stored = done
+            failing.worked()
 
     async def _beat(self, match_id: int) -> None:
-        every = max(0.05, self.settings.analysis_stale / 4)
+        every, failing = max(0.05, self.settings.analysis_stale / 4), _Failing("its heartbeat")
         while True:
             await asyncio.sleep(every)
             try:
-                await self._db(lambda s: analyses.beat(s, match_id, self.worker, _now()))
+                held = await self._db(lambda s: analyses.beat(s, match_id, self.worker, _now()))
             except Exception:
-                log.exception("analysis: a heartbeat failed")
+                failing.failed()
+                continue
+            failing.worked()
+            if not held:
+                self.given_up.value = 1
+                return
 
     def _pool(self) -> ProcessPoolExecutor:
         if self.pool is None:
             context = multiprocessing.get_context("spawn")
-            self.analysed = context.RawValue("i", 0)
+            self.analysed, self.given_up = context.RawValue("i", 0), context.RawValue("b", 0)
             self.pool = ProcessPoolExecutor(
                 max_workers=1, mp_context=context, initializer=_start_analysis_process,
-                initargs=(self.settings.analysis_nice, os.getpid(), self.analysed))
+                initargs=(self.settings.analysis_nice, os.getpid(), self.analysed,
+                          self.given_up))
         return self.pool
 
 
-def _start_analysis_process(nice: int, server: int, analysed) -> None:
-    global _analysed
-    _analysed = analysed
+class _Failing:
+    """A write a loop repeats, its failure logged once until it works again (the database
+    down had logged it every second)."""
+
+    def __init__(self, what: str):
+        self.what, self.since = what, None
+
+    def failed(self) -> None:
+        """Called in the ``except`` that caught the failure."""
+        if self.since is None:
+            self.since = time.monotonic()
+            log.exception("analysis: %s failed (said again once it works)", self.what)
+
+    def worked(self) -> None:
+        if self.since is not None:
+            log.warning("analysis: %s works again after %.0f s", self.what,
+                        time.monotonic() - self.since)
+            self.since = None
+
+
+def _start_analysis_process(nice: int, server: int, analysed, given_up) -> None:
+    global _analysed, _given_up
+    _analysed, _given_up = analysed, given_up
     start_worker(nice, server)
 
 
 def _analyse_counted(record: dict, number: int, simulations: int | None, seed: int) -> dict:
-    """In the analysis process: ``analyse_deal``, counting its decisions in ``_analysed``."""
+    """In the analysis process: ``analyse_deal``, counting its decisions in ``_analysed``;
+    given up (:class:`HoldLost`) once ``_given_up`` is set."""
     def count(done: int, total: int) -> None:
+        if _given_up.value:
+            raise HoldLost
         _analysed.value = done
     return analyse_deal(record, number, simulations, seed, progress=count)

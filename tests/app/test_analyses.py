@@ -10,6 +10,7 @@ import secrets
 import threading
 import time
 from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
 
 import pytest
 from fastapi.testclient import TestClient
@@ -51,8 +52,8 @@ def stored(store: Store, match, finished: bool = True) -> int:
 
 
 def settings(url: str, **more) -> Settings:
-    return Settings(database_url=url, analysis_simulations=1, analysis_poll=0.05,
-                    limits=False, bot_delay=0, deal_pause=0, **more)
+    return Settings(**{"database_url": url, "analysis_simulations": 1, "analysis_poll": 0.05,
+                       "limits": False, "bot_delay": 0, "deal_pause": 0, **more})
 
 
 @pytest.fixture
@@ -258,6 +259,74 @@ def test_the_progress_moves_within_a_deal_and_is_stored_at_a_bounded_rate(sqlite
     assert [done for done, _ in seen] == sorted(done for done, _ in seen), seen
     assert {total for _, total in seen} == {sum(sizes)}, seen
     assert len(writes) <= took / analyst_module.PROGRESS_EVERY + len(sizes), (len(writes), took)
+
+
+def test_a_process_that_lost_its_hold_gives_its_deal_up_at_the_next_decision(sqlite_url):
+    """Another process took the analysis over (this one's hold had gone stale, as a process
+    paused for a while): the first one's heartbeat finds the hold gone and its analysis process
+    stops at its next decision, storing nothing more, rather than spend seconds of a core on
+    the rest of a deal nobody will keep."""
+    store = Store(sqlite_url)
+    try:
+        match_id = stored(store, played("black_maria", {"target": 10}, 7))
+        decisions = len(store.transact(lambda s: history.record(s, match_id))["deals"][0]["actions"])
+        store.transact(lambda s: analyses.request(s, match_id, datetime.now(timezone.utc)))
+
+        async def run():
+            analyst = Analyst(settings(sqlite_url, analysis_simulations=60, analysis_stale=0.2),
+                              store)
+            try:
+                step = asyncio.create_task(analyst.step())
+                while analyst.analysed is None or analyst.analysed.value < 1:
+                    await asyncio.sleep(0.005)
+                taken = datetime.now(timezone.utc) + timedelta(hours=1)  # (fresh for the test)
+                assert await asyncio.to_thread(store.transact, lambda s: analyses.claim(
+                    s, "another", taken, timedelta(0))) == match_id
+                at_takeover = analyst.analysed.value
+                assert await step
+                return analyst, at_takeover, analyst.analysed.value
+            finally:
+                await analyst.close()
+
+        analyst, at_takeover, at_end = asyncio.run(run())
+        assert analyst.lost == 1 and analyst.finished == 0
+        assert at_end < decisions // 2, (at_takeover, at_end, decisions)  # (it had gone on to the end)
+        held = store.transact(lambda s: analyses.get(s, match_id))
+        assert held["status"] == "running" and held["done"] <= at_end
+        assert store.transact(lambda s: analyses.work(s, match_id, "another"))["deals"] == []
+    finally:
+        store.close()
+
+
+def test_a_heartbeat_failing_while_the_database_is_down_is_logged_once(sqlite_url, monkeypatch,
+                                                                         caplog):
+    """The database down for a while: the heartbeat's failure is logged once and its
+    recovery once (it had been logged at every beat); a beat that finds the hold gone stops."""
+    store = Store(sqlite_url)
+    tries = []
+
+    def beat(*args):
+        tries.append(1)
+        if len(tries) <= 6:
+            raise ConnectionError("the database is down")
+        return len(tries) < 9  # (held twice, then another process holds it)
+    monkeypatch.setattr(analyses, "beat", beat)
+
+    async def run():
+        analyst = Analyst(settings(sqlite_url, analysis_stale=0.2), store)
+        analyst.given_up = SimpleNamespace(value=0)
+        await asyncio.wait_for(analyst._beat(1), 10)
+        return analyst
+
+    try:
+        with caplog.at_level("WARNING", logger="cardroom.analysis"):
+            analyst = asyncio.run(run())
+    finally:
+        store.close()
+    said = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "cardroom.analysis"]
+    assert said == [("ERROR", "analysis: its heartbeat failed (said again once it works)"),
+                    ("WARNING", "analysis: its heartbeat works again after 0 s")], said
+    assert len(tries) == 9 and analyst.given_up.value == 1
 
 
 def test_with_analyse_finished_every_match_that_finished_is_analysed(sqlite_url):
