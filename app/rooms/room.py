@@ -181,8 +181,8 @@ class Room:
         await self._ensure_fresh()
         state = self.state
         seat = open_seat(["standin" if s.standin else s.kind for s in state.seats], seat)
-        if state.seats[seat].standin and not (player_id and state.seats[seat].player_id == player_id):
-            await self._check_taken_over(seat)  # (its player, known by their key, takes it back)
+        if state.seats[seat].standin and (player_id is None or state.seat_of_player(player_id) != seat):
+            await self._check_taken_over(seat)  # (its player, who took it with a key, takes it back)
         self._check_not_seated(name, player_id, seat)
         token = secrets.token_urlsafe(32)
         hashed = token_hash(token)

@@ -283,6 +283,11 @@ async def test_a_seat_a_bot_plays_for_someone_away_can_be_taken_by_another_perso
         with pytest.raises(Refusal) as refused:
             await room.join(name, 1)
         assert refused.value.reason == "take_over_between_deals"
+    # nor by whoever claimed p1's name meanwhile (a guest's player row is the name's, and
+    # claiming it gives the row to anyone): only a seat taken with a key is its player's
+    with pytest.raises(Refusal) as refused:
+        await room.join("p1", 1, player_id=state.seats[1].player_id)
+    assert refused.value.reason == "take_over_between_deals"
     with pytest.raises(Refusal) as refused:
         await room.join("p0", 1)  # (one person, one seat)
     assert refused.value.reason in ("already_seated", "take_over_between_deals")
