@@ -42,6 +42,7 @@ REASONS = {
     "too_large": "a message may hold at most {count} bytes",
     "body_too_large": "a request's body may hold at most {count} bytes",
     "rate_limited": "too many messages; slow down",
+    "sync_too_often": "the whole state was asked for too often; slow down",
     "unknown_type": "unknown message type {type!r}",
     "hello_twice": "hello was already said",
     "hello_first": "say hello first",

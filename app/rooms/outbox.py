@@ -12,6 +12,12 @@ from .. import protocol
 from ..encoding import json_text as encode
 from .state import RoomState
 
+#: Characters a connection may have waiting to go out before it is dropped as too slow: a
+#: reader that takes frames slower than they come (a bad link, or a client that asks for its
+#: whole state again and again and reads it at a trickle) had held the server's memory without
+#: end. A dropped page comes back for its whole state, as after any drop.
+MAX_BACKLOG = 1 << 20
+
 
 class Connection:
     """One WebSocket as the room sees it: a seat (or None), and its outgoing text frames,
@@ -20,15 +26,17 @@ class Connection:
     A frame is written to the socket within ``send_text`` itself whenever it can be: a writer
     task per connection cost a task switch per message, four per action, and held every
     message back one turn of the event loop. Only a send that has to wait (the socket's
-    buffer is full) goes on in a task, which then sends whatever was queued behind it."""
+    buffer is full) goes on in a task, which then sends whatever was queued behind it. One whose backlog passes :data:`MAX_BACKLOG` is dropped."""
 
-    def __init__(self, send_text, probe=None):
+    def __init__(self, send_text, probe=None, drop=None):
         self.seat: int | None = None
         self._send_text = send_text
-        #: ``probe(timeout)``: ping the peer, which is dropped unless it answers in time (the
-        #: WebSocket protocol's, app/web/keepalive.py; None where it has none)
-        self.probe = probe
+        #: ``probe(timeout)``: ping the peer, which is dropped unless it answers in time;
+        #: ``drop()``: close the connection at once, its frames unsent (the WebSocket
+        #: protocol's, app/web/keepalive.py; None where it has none)
+        self.probe, self._drop = probe, drop
         self._backlog: deque[str] = deque()
+        self._queued = 0  # (the backlog's characters)
         self._sending: asyncio.Task | None = None
         self.closed = False
         #: the STATE this connection has: its welcome's, then each delivery's
@@ -42,6 +50,9 @@ class Connection:
             return
         if self._sending is not None:
             self._backlog.append(text)
+            self._queued += len(text)
+            if self._queued > MAX_BACKLOG:
+                self._too_slow()
             return
         sending = self._send_text(text)
         try:
@@ -68,12 +79,21 @@ class Connection:
                 except StopIteration:
                     break
             while self._backlog:
-                await self._send_text(self._backlog.popleft())
+                text = self._backlog.popleft()
+                self._queued -= len(text)
+                await self._send_text(text)
         except Exception:
             self.closed = True
         finally:
             sending.close()
             self._sending = None
+
+    def _too_slow(self) -> None:
+        self.closed = True
+        self._backlog.clear()
+        self._queued = 0
+        if self._drop is not None:  # (its reader sees the connection gone, and detaches it)
+            self._drop()
 
     async def drained(self, timeout: float) -> None:
         """Wait up to ``timeout`` seconds for what was accepted to be sent, then give it up."""

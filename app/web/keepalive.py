@@ -8,8 +8,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 #: Each ping comes this fraction of the interval early or late, at random.
 SPREAD = 0.25
-#: The ASGI scope's extension through which the app probes its connection (``probe(timeout)``).
-PROBE = "cardroom.probe"
+#: The ASGI scope's extensions through which the app probes its connection (``probe(timeout)``)
+#: and drops it at once (``drop()``: a reader too slow for what it is sent).
+PROBE, DROP = "cardroom.probe", "cardroom.drop"
 
 
 class SpreadPings(WebSocketsSansIOProtocol):
@@ -27,8 +28,15 @@ class SpreadPings(WebSocketsSansIOProtocol):
     def handle_connect(self, event) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)  # (none: the handshake was refused)
+        if scope is not None:
+            scope["extensions"][DROP] = self.drop
         if scope is not None and self.ping_interval and self.ping_timeout:  # (rides on the keepalive)
             scope["extensions"][PROBE] = self.probe
+
+    def drop(self) -> None:
+        """Close the connection now, what waits to be written with it: a close frame would
+        wait behind the frames the peer is not reading."""
+        self.transport.abort()
 
     def probe(self, timeout: float) -> None:
         """Ping now, and close the connection as a silent peer unless its pong comes within

@@ -15,12 +15,16 @@ from ..protocol import Act, Chat, Hello, Limited, Next, Ping, Refusal, Rematch, 
 from ..rooms import Connection, Room
 from ..storage.store import DATABASE_FAILURES
 from .deps import LimitsDep, Registry, SettingsDep
-from .keepalive import PROBE
+from .keepalive import DROP, PROBE
 from .limits import Limits, address
 
 log = logging.getLogger("cardroom.ws")
 router = APIRouter()
 _NOT_JSON = object()
+#: Whole states a connection may ask for a second (``sync``; bursts of two): a page asks at
+#: most every 2 s while out of step, and each answer is the whole STATE, the chat's 50 lines
+#: with it (up to some 130 KB for a 15-byte request).
+SYNC_RATE = 1.0
 
 
 class Bucket:
@@ -101,8 +105,9 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
         await send_now(websocket, protocol.error(Refusal("no_room", "no_room", code=code[:20])))
         await websocket.close(code=4404)
         return
-    conn = Connection(websocket.send_text, websocket.scope.get("extensions", {}).get(PROBE))
-    bucket = Bucket(settings.rate)
+    extensions = websocket.scope.get("extensions", {})
+    conn = Connection(websocket.send_text, extensions.get(PROBE), extensions.get(DROP))
+    bucket, syncs = Bucket(settings.rate), Bucket(SYNC_RATE)
     greeted = False
     try:
         while True:
@@ -130,6 +135,8 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
                     greeted = True
                 elif not greeted:
                     raise Refusal("hello_first", "hello_first")
+                elif isinstance(parsed, Sync) and not syncs.take():  # (a whole STATE each)
+                    raise Refusal("rate_limited", "sync_too_often")
                 else:
                     await handle(room, conn, parsed, limits)
             except Refusal as refusal:

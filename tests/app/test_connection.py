@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.rooms import Connection
+from app.rooms import Connection, outbox
 
 
 class Socket:
@@ -75,3 +75,29 @@ async def test_drained_gives_up_on_a_send_that_never_ends():
     await conn.drained(timeout=0.05)
     await asyncio.sleep(0)
     assert socket.sent == [] and conn._sending is None
+
+
+async def test_a_reader_too_slow_for_what_it_is_sent_is_dropped(monkeypatch):
+    """What waits for a socket that does not take it is bounded: past MAX_BACKLOG characters
+    the connection is dropped (once) and what waited is let go; a backlog that drains counts
+    nothing against the next one."""
+    monkeypatch.setattr(outbox, "MAX_BACKLOG", 100)
+    socket, dropped = Socket(), []
+    conn = Connection(socket.send_text, drop=lambda: dropped.append(1))
+    socket.open.clear()
+    conn.send_text("x" * 10)  # (the send that waits)
+    for _ in range(10):
+        conn.send_text("y" * 10)  # 100 waiting: kept
+    assert not conn.closed and not dropped
+    socket.open.set()
+    await conn.drained(timeout=60)
+    assert len(socket.sent) == 11
+    socket.open.clear()
+    conn.send_text("x" * 10)
+    for _ in range(10):
+        conn.send_text("y" * 10)
+    assert not conn.closed and not dropped  # (the drained backlog not counted again)
+    conn.send_text("z")  # 101
+    assert conn.closed and dropped == [1] and not conn._backlog
+    conn.send_text("more")
+    assert dropped == [1]

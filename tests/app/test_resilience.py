@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 
 import httpx
 import pytest
@@ -240,6 +241,63 @@ async def test_a_client_that_asks_for_its_state_again_gets_it_whole_and_follows_
     assert again["hash"] == protocol.state_hash(protocol.canonical(again["state"]))
     await anna.play(stop=lambda s: len(s["match"]["deals"]) > 1 or s["match"]["finished"])
     await anna.close()
+
+
+async def test_the_whole_state_asked_for_again_and_again_is_refused_past_its_rate(server):
+    """Each ``sync`` is answered with the whole STATE, the chat's last lines with it (some
+    130 KB for a 15-byte request): a connection gets two at once and one a second after that
+    (a page asks at most every 2 s); more are refused to it alone, and it plays on."""
+    code, token, anna = await seated(server)
+    start = len(anna.messages)
+    for n in range(5):
+        await anna.send({"type": "sync", "id": f"s{n}"})
+    refused = [await anna.expect("error", id=f"s{n}") for n in (2, 3, 4)]
+    assert {(e["code"], e["reason"]) for e in refused} == {("rate_limited", "sync_too_often")}
+    assert sum(m["type"] == "welcome" for m in anna.messages[start:]) == 2
+    await asyncio.sleep(1.1)
+    await anna.send({"type": "sync", "id": "later"})
+    await anna.expect("welcome")
+    await anna.until(lambda s: anna.my_turn())
+    assert (await anna.act())["type"] == "event"
+    await anna.close()
+
+
+async def test_a_connection_that_does_not_read_what_it_is_sent_is_dropped(server, monkeypatch):
+    """Someone watching a table of bots, whose socket takes nothing in (a client that stopped
+    reading, or reads at a trickle): once what waits for it passes MAX_BACKLOG the server drops
+    the connection rather than hold it all in memory (it had grown by megabytes a minute)."""
+    from app.rooms import outbox
+
+    monkeypatch.setattr(outbox, "MAX_BACKLOG", 20_000)
+    code = await create_room(server.http, "black_maria", ["bot:rules"] * 3, {"target": 1000})
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # (set before connecting)
+    raw.settimeout(10)
+    raw.connect(("127.0.0.1", server.port))
+    raw.sendall((f"GET /ws/{code} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                 "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    assert raw.recv(12) == b"HTTP/1.1 101"
+    hello = b'{"type":"hello"}'
+    raw.sendall(bytes([0x81, 0x80 | len(hello)]) + bytes(4) + hello)  # (masked with zeros)
+    room = server.app.state.rooms.rooms[code]
+    while not room.outbox.conns:
+        await asyncio.sleep(0.001)
+    # the server's side takes little too (the kernel's buffer on the loopback, of megabytes,
+    # would hold a whole match of a table of bots)
+    protocol_ = next(iter(room.outbox.conns)).probe.__self__  # (uvicorn's, app/web/keepalive.py)
+    protocol_.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    for _ in range(600):  # the bots play for their watcher, who reads nothing meanwhile
+        await asyncio.sleep(0.05)
+        if not room.outbox.conns:
+            break
+    assert not room.outbox.conns, "the connection was kept"
+    try:  # closed: what the kernel held, then the end (a timeout otherwise)
+        while raw.recv(65536):
+            pass
+    except ConnectionResetError:
+        pass
+    raw.close()
 
 
 async def test_reconnection_without_the_missed_events_when_they_cannot_be_trusted(
