@@ -17,6 +17,7 @@ from .test_tables import (
     act_surely,
     create_room,
     healthy,
+    make_my_move,
     my_turn,
     pass_or_play,
     play_first_legal,
@@ -43,6 +44,8 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
 
     b.goto("about:blank")  # Boris's connection drops
     a.wait_for_selector("[data-testid=presence-1].off")
+    assert a.locator("[data-testid^=standin-box-]").count() == 0  # (Anna's own pass first)
+    make_my_move(a)
     box = a.locator("[data-testid=standin-box-1]")
     box.wait_for()
     assert "Boris" in box.text_content()
@@ -122,6 +125,7 @@ def test_someone_watching_plays_the_seat_a_bot_plays_for_someone_away(paused, ne
     gran.wait_for_selector(".seat")
     assert gran.is_hidden("#join-panel")  # (everyone is here)
     boris.goto("about:blank")
+    make_my_move(anna)
     act_surely(anna, anna.locator("[data-testid=standin-1-rules]"))
     later = gran.locator("[data-testid=take-later-1]")
     later.wait_for()
@@ -178,6 +182,7 @@ def test_a_bot_is_offered_for_someone_only_once_they_have_been_away_a_while(grac
       setTimeout(() => sock.send(JSON.stringify({type: 'standin', seat: 1, bot: 'random'})), 300); })""")
     assert refused == "away_briefly"  # (the server's rule, not only the page's)
     a.refusals.clear()  # (that one was asked for)
+    make_my_move(a)
     a.locator("[data-testid=standin-box-1]").wait_for(timeout=6000)
     assert time.monotonic() - gone >= 2.5
     a.click("[data-testid=standin-1-rules]")

@@ -31,6 +31,7 @@ from .test_tables import (
     create_room,
     give_first,
     healthy,
+    make_my_move,
     my_turn,
     play_first_legal,
     sheet_matches_the_server,
@@ -830,8 +831,8 @@ WORDS_ON_TWO_LINES = """(names) => names.flatMap((name) => {
 
 
 def test_three_friends_gone_their_long_names_stay_whole_words_on_a_small_phone(live, new_page):
-    """Three of four gone, the fourth's phone (360×640) hands their seats to bots: one line says
-    so for all three (one each had taken six lines, and pushed the seats off the screen), and a
+    """Three of four gone, the fourth's phone (360×640) hands their seats to bots (each offered
+    as three bots in one row), and one line says so for all three (one each had taken six lines, and pushed the seats off the screen), and a
     long name in a side seat keeps its words whole, a word too wide cut short ("Констант…"):
     they had broken in the middle ("Александ / ра")."""
     names = ["Anna", "Александра Константинова", "Maximilian-Alexander", "Екатерина Вячеславовна"]
@@ -843,7 +844,15 @@ def test_three_friends_gone_their_long_names_stay_whole_words_on_a_small_phone(l
     sit(anna, live, code, names[0], 0)
     for page in others:
         page.goto("about:blank")
-    for seat in (1, 2, 3):
+    for seat in (1, 2, 3):  # (her own bid passed first when it is asked: the offers wait for it)
+        anna.wait_for_function(f"""() => document.querySelector('[data-testid=standin-{seat}-rules]')
+            || document.querySelector('[data-testid=pass-button]')""")
+        make_my_move(anna)
+        # the three bots in one row under the line that names the seat (a line each, naming
+        # them again, had pushed the table off the screen)
+        rows = anna.locator(f"[data-testid=standin-box-{seat}] button").evaluate_all(
+            "bs => new Set(bs.map((b) => Math.round(b.getBoundingClientRect().top))).size")
+        assert rows == 1, f"the bots for seat {seat + 1} in {rows} rows"
         act_surely(anna, anna.locator(f"[data-testid=standin-{seat}-rules]"))
     note = anna.locator("[data-testid=standin-note-1-2-3]")
     note.wait_for()

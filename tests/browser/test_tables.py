@@ -140,6 +140,18 @@ def pass_or_play(page, last: bool = False) -> bool:
     return my_turn(page) and play_first_legal(page, last)
 
 
+def make_my_move(page) -> bool:
+    """What the table asks of this page now, if it asks for a pass (Black Maria's first three
+    cards, Big Mariage's bid passed): made (the offer of a bot for someone away waits for one's
+    own move); whether it did."""
+    if not page.locator("[data-testid=pass-button]").count():
+        return False
+    cards = page.locator(".hand-row .card.playable")
+    for i in range(3 if cards.count() else 0):
+        cards.nth(i).click()
+    return act(page, page.locator("[data-testid=pass-button]"))
+
+
 def give_first(page) -> bool:
     """Big Mariage's kitty: choose the first card to give and give it to the first seat offered;
     whether it went."""

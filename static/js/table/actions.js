@@ -32,7 +32,7 @@ export function drawActions({ panel, moves, names, send, act, redraw }) {
     said.status = asked;
     if (mine || !m) announce(status);
   }
-  drawStandins(state, line, send, redraw);
+  drawStandins(state, line, send, redraw, mine);
   if (!m || !m.deal) return;
   panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
   if (me !== null && panel.news) tellNews(panel.news({ state, deal: m.deal, moves, me, names }), m);
@@ -68,10 +68,11 @@ function waitingText(state, names) {
 
 // Stand-ins (docs/protocol.md `standin`): a seated person may hand a free seat, or the seat of
 // someone who has been away a while (the server's standin_grace), to a bot; the person who comes
-// back takes it back (the server does that).
+// back takes it back (the server does that). While one's own move is asked for, the offer for
+// someone away waits (on a phone it had pushed the table out of sight as a trump was called).
 let graceTimer = null;
 
-function drawStandins(state, line, send, redraw) {
+function drawStandins(state, line, send, redraw, mine) {
   const me = state.you.seat;
   drawStandinsPlaying(state, line);
   let soonest = Infinity;  // (ms until an away seat's offer comes)
@@ -89,11 +90,14 @@ function drawStandins(state, line, send, redraw) {
       soonest = Math.min(soonest, wait);
       continue;
     }
+    if (away && mine) continue;
     const ask = (bot) => () => send({ type: "standin", seat: s, bot });
     const who = relationOf(state, s);
-    const label = (bot) => (away ? t(`standin.${bot}_for`, { name }) : t(`standin.seat_${bot}`, { n: s + 1, who }));
+    // (someone away: the three said short under one line that names them, in one row on a
+    // phone; three lines that each named them had pushed the table off its screen)
+    const label = (bot) => (away ? t(`standin.${bot}`) : t(`standin.seat_${bot}`, { n: s + 1, who }));
     const why = away ? t("standin.away", { name, who }) : t("standin.free", { n: s + 1, who });
-    line(el("div", { class: "standin-box", role: "group", "aria-label": why, "data-testid": "standin-box-" + s },
+    line(el("div", { class: "standin-box" + (away ? " away" : ""), role: "group", "aria-label": why, "data-testid": "standin-box-" + s },
       el("span", { class: "note" }, why),
       el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-rules`, onclick: ask("rules") }, label("rules")),
       el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-random`, onclick: ask("random") }, label("random")),
