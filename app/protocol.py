@@ -97,6 +97,8 @@ REASONS = {
     # limits (docs/security.md#limits)
     "limit_rooms": "too many rooms were created from your address; try again in {seconds} s",
     "limit_joins": "too many seats were taken from your address; try again in {seconds} s",
+    "limit_names": "too many names were claimed or changed from your address; try again in "
+                   "{seconds} s",
     "limit_analyses": "too many analyses were asked for from your address; try again in "
                       "{seconds} s",
     "limit_sockets": "too many connections were opened from your address; try again in "

@@ -102,6 +102,9 @@ class Settings(BaseSettings):
     limit_joins: str = "30/minute;200/hour"
     #: WebSocket connections one address may open (reconnections included).
     limit_sockets: str = "60/minute;600/hour"
+    #: Names one address may claim or take on (POST and PATCH /api/me: each claim is a player
+    #: stored, listed with the others).
+    limit_names: str = "6/minute;30/hour"
     #: Post-match analyses one address may ask for (each is minutes of a core's work).
     limit_analyses: str = "10/hour;30/day"
     #: Chat lines one seat may say, whatever the number of its connections.

@@ -26,7 +26,7 @@ log = logging.getLogger("cardroom.limits")
 
 #: What is limited: the setting that holds its rate.
 RATES = {"rooms": "limit_rooms", "joins": "limit_joins", "sockets": "limit_sockets",
-         "chat": "limit_chat", "analyses": "limit_analyses"}
+         "chat": "limit_chat", "analyses": "limit_analyses", "names": "limit_names"}
 
 
 def address(connection: HTTPConnection) -> str:

@@ -16,7 +16,8 @@ from engine import GAMES
 from ..protocol import Refusal, person_name
 from ..storage import players
 from ..storage.stored import Conflict
-from .deps import SettingsDep, StoreDep, in_session
+from .deps import LimitsDep, SettingsDep, StoreDep, in_session
+from .limits import address
 
 router = APIRouter(prefix="/api")
 
@@ -141,9 +142,10 @@ async def me_or_refuse(store, key: str | None) -> tuple[int, str]:
 
 
 @router.post("/me", status_code=201, response_model=Identity)
-async def make_identity(body: NameBody, store: StoreDep):
+async def make_identity(body: NameBody, request: Request, store: StoreDep, limits: LimitsDep):
     """A new player key holding ``name`` (a new name, or a guest's nobody claimed yet, with
     its history): keep the key; the server keeps only its hash."""
+    await limits.check("names", address(request))
     name, key = person_name(body.name), players.new_key()
     return {"name": await _named(store, lambda session: players.claim(session, name, key)),
             "key": key}
@@ -156,9 +158,11 @@ async def who_am_i(store: StoreDep, key: PlayerKey = None):
 
 
 @router.patch("/me", response_model=Identity)
-async def rename_me(body: NameBody, store: StoreDep, key: PlayerKey = None):
+async def rename_me(body: NameBody, request: Request, store: StoreDep, limits: LimitsDep,
+                    key: PlayerKey = None):
     """The same player and history under a new name nobody has."""
     player_id, _ = await me_or_refuse(store, key)
+    await limits.check("names", address(request))
     name = person_name(body.name)
     return {"name": await _named(store, lambda session: players.rename(session, player_id, name))}
 

@@ -24,7 +24,7 @@ REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 def limited(tmp_path_factory, **settings) -> LiveServer:
     """A live server on a fresh database with the limits on, each off unless it is given."""
     values = {"limits": True, "limit_rooms": "", "limit_joins": "", "limit_sockets": "",
-              "limit_chat": "", **settings}
+              "limit_chat": "", "limit_names": "", **settings}
     return LiveServer(fresh_sqlite(tmp_path_factory, "limits"), **values).start()
 
 
@@ -67,6 +67,25 @@ async def test_rooms_created_from_one_address_are_limited_and_the_next_is_not_st
         assert await open_rooms(http) == before and len(before) == 3
         # another address is not limited by this one
         assert (await http.post("/api/rooms", json=body, headers=from_("10.1.1.1"))
+                ).status_code == 201
+
+
+async def test_names_claimed_or_changed_from_one_address_are_limited(serve):
+    """Each claim stores a player, listed with the others: a script had made a hundred in a
+    fifth of a second (and could claim every guest's name). A rename counts too."""
+    server = serve(limit_names="3/minute")
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        keys = [(await http.post("/api/me", json={"name": f"Junk {secrets.token_hex(3)}"})).json()["key"]
+                for _ in range(2)]
+        renamed = await http.patch("/api/me", json={"name": f"Junk {secrets.token_hex(3)}"},
+                                   headers={"X-Player-Key": keys[0]})
+        assert renamed.status_code == 200
+        name = f"Junk {secrets.token_hex(3)}"
+        assert_limited(await http.post("/api/me", json={"name": name}), "limit_names")
+        assert_limited(await http.patch("/api/me", json={"name": name},
+                                         headers={"X-Player-Key": keys[1]}), "limit_names")
+        assert (await http.get(f"/api/players/{name}")).status_code == 404  # (not stored)
+        assert (await http.post("/api/me", json={"name": name}, headers=from_("10.1.1.2"))
                 ).status_code == 201
 
 
