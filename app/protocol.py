@@ -46,6 +46,7 @@ REASONS = {
     "unknown_type": "unknown message type {type!r}",
     "hello_twice": "hello was already said",
     "hello_first": "say hello first",
+    "hello_late": "no hello within {seconds} s of connecting",
     "bad_field": "the field {field!r} is missing or of the wrong type",
     "bad_id": "id must be a string of at most 64 characters",
     "no_action": "an action message needs an action",

@@ -47,6 +47,9 @@ class Settings(BaseSettings):
     #: The address ``cardroom serve`` listens on (its ``--host``): on the loopback only, the
     #: pages say that an invite link opens on this machine only.
     host: str = "127.0.0.1"
+    #: Seconds a WebSocket has to say hello before it is closed (4408): one that says nothing
+    #: holds a place for nothing.
+    hello_within: float = 10.0
     #: Messages per second a connection may send (token bucket, burst = 2x).
     rate: float = 20.0
     #: Default turn timer for new rooms in seconds (None: off); a room may set its own.

@@ -343,11 +343,12 @@ class Room:
     # -- connections ------------------------------------------------------------------------------
 
     async def attach(self, conn: Connection, token: str | None, since: int | None,
-                     player_id: int | None = None) -> bool:
+                     player_id: int | None = None, admit=None) -> bool:
         """A connection says hello: seat it by its seat token or, failing that, by its
         player (``player_id``, known by their key: their seats on any device); send
-        ``welcome`` (the missed events and the state). False if the room was evicted
-        meanwhile (the caller loads it again)."""
+        ``welcome`` (the missed events and the state). ``admit(seat)`` may refuse it (a
+        Refusal) once its seat is known. False if the room was evicted meanwhile (the caller
+        loads it again)."""
         async with self.lock:
             if self.evicted:
                 return False
@@ -360,6 +361,8 @@ class Room:
                     conn.send(protocol.error(Refusal("bad_token", "bad_token")))
             if seat is None and player_id is not None:
                 seat = state.seat_of_player(player_id)
+            if admit is not None:
+                admit(seat)
             conn.seat = seat
             missed = None  # (the events of an earlier match cannot be shown seat by seat)
             if since is not None and since <= state.seq and state.seq - since <= MISSED_LIMIT \

@@ -67,19 +67,30 @@ class Limits:
             raise Limited(f"limit_{what}", max(1, math.ceil(stats.reset_time - time.time())))
 
     @contextmanager
-    def socket(self, address: str, room: str):
-        """A WebSocket open from ``address`` to ``room`` for the ``with`` block; Limited before
-        it starts if either already has its most."""
+    def socket(self, address: str):
+        """A WebSocket open from ``address`` for the ``with`` block; Limited before it starts
+        if the address already has its most."""
         if self.open_by_address[address] >= self.open_max:
             raise Limited("limit_open_sockets", 60, count=self.open_max)
-        if self.open_by_room[room] >= self.room_max:
-            raise Limited("limit_room_sockets", 60, count=self.room_max)
         self.open_by_address[address] += 1
-        self.open_by_room[room] += 1
         try:
             yield
         finally:
-            for counter, key in ((self.open_by_address, address), (self.open_by_room, room)):
-                counter[key] -= 1
-                if counter[key] <= 0:
-                    del counter[key]
+            _less(self.open_by_address, address)
+
+    def watch(self, room: str, seated: bool) -> None:
+        """A connection that said hello to ``room``, counted until :meth:`unwatch`; Limited for
+        one not seated there once the room has its most. The table's own people always come
+        in: sockets that said nothing had kept them out of their table."""
+        if not seated and self.open_by_room[room] >= self.room_max:
+            raise Limited("limit_room_sockets", 60, count=self.room_max)
+        self.open_by_room[room] += 1
+
+    def unwatch(self, room: str) -> None:
+        _less(self.open_by_room, room)
+
+
+def _less(counter: Counter, key: str) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]

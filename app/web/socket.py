@@ -85,7 +85,7 @@ async def table(websocket: WebSocket, code: str, rooms: Registry, settings: Sett
     client = address(websocket)
     try:
         await limits.check("sockets", client)
-        with limits.socket(client, code.upper()):
+        with limits.socket(client):
             await serve(websocket, code, rooms, settings, limits)
     except Limited as refusal:  # before anything else: said, and the connection closed
         await send_now(websocket, protocol.error(refusal))
@@ -108,10 +108,24 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
     extensions = websocket.scope.get("extensions", {})
     conn = Connection(websocket.send_text, extensions.get(PROBE), extensions.get(DROP))
     bucket, syncs = Bucket(settings.rate), Bucket(SYNC_RATE)
-    greeted = False
+    greeted = watched = False
+    hello_by = asyncio.get_running_loop().time() + settings.hello_within
+
+    def admit(seat: int | None) -> None:
+        nonlocal watched
+        limits.watch(code.upper(), seat is not None)
+        watched = True
+
     try:
         while True:
-            message = await websocket.receive()
+            try:
+                message = await (websocket.receive() if greeted else asyncio.wait_for(
+                    websocket.receive(), hello_by - asyncio.get_running_loop().time()))
+            except asyncio.TimeoutError:
+                late = Refusal("hello_first", "hello_late", seconds=settings.hello_within)
+                await send_now(websocket, protocol.error(late))
+                await websocket.close(code=4408)
+                return
             if message["type"] == "websocket.disconnect":
                 break
             id_ = None
@@ -128,7 +142,12 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
                 elif isinstance(parsed, Hello):
                     if greeted:
                         raise Refusal("bad_field", "hello_twice")
-                    room = await greet(rooms, room, code, conn, parsed)
+                    try:
+                        room = await greet(rooms, room, code, conn, parsed, admit)
+                    except Limited as refusal:  # (the room's most: said, and closed)
+                        await send_now(websocket, protocol.error(refusal))
+                        await websocket.close(code=4429)
+                        return
                     if room is None:
                         await websocket.close(code=4404)
                         return
@@ -151,18 +170,21 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
     finally:
         if room is not None:
             room.detach(conn)
+        if watched:
+            limits.unwatch(code.upper())
         await conn.drained(timeout=1)
 
 
-async def greet(rooms, room: Room, code: str, conn: Connection, hello: Hello) -> Room | None:
+async def greet(rooms, room: Room, code: str, conn: Connection, hello: Hello,
+                admit) -> Room | None:
     """Seat the connection by its seat token or its player key (the room is loaded again if
-    it was evicted meanwhile)."""
+    it was evicted meanwhile); ``admit(seat)``: see ``Room.attach``."""
     player_id = None
     if hello.player:
         player_id = await asyncio.to_thread(rooms.repository.player_of_key, hello.player)
         if player_id is None:
             conn.send(protocol.error(Refusal("bad_player_key", "bad_player_key")))
-    while not await room.attach(conn, hello.token, hello.since, player_id):
+    while not await room.attach(conn, hello.token, hello.since, player_id, admit):
         room = await rooms.get(code)
         if room is None:
             return None

@@ -122,13 +122,16 @@ async def test_joins_from_one_address_are_limited_and_the_seat_stays_free(serve)
         assert r.status_code == 200
 
 
-async def refused_socket(url: str, **options) -> dict:
-    """The one frame a refused connection gets, and its close code 4429."""
+async def refused_socket(url: str, hello: bool = False, code: int = 4429, **options) -> dict:
+    """The one frame a refused connection gets (having said ``hello``, or nothing), and its
+    close ``code``."""
     async with websockets.connect(url, **options) as ws:
+        if hello:
+            await ws.send(json.dumps({"type": "hello"}))
         frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await asyncio.wait_for(ws.recv(), 10)
-    assert closed.value.rcvd.code == 4429
+    assert closed.value.rcvd.code == code
     return frame
 
 
@@ -148,25 +151,53 @@ async def test_connections_opened_from_one_address_are_limited(serve):
 
 
 async def test_connections_open_at_once_are_limited_per_address_and_per_room(serve):
+    """Per address, every socket open counts; per room, those that said hello, and the
+    table's own people always come in (sockets that said nothing had kept them out)."""
     server = serve(limit_open_sockets=2, limit_room_sockets=3)
     code = await create_room(server.http, "marjolet", ["open", "bot:rules"])
     other_room = await create_room(server.http, "marjolet", ["open", "bot:rules"])
     url = f"{server.ws}/ws/{code}"
-    # open sockets count before their hello
-    async with websockets.connect(url), websockets.connect(url):
+    async with websockets.connect(url), websockets.connect(url):  # (before their hello)
         frame = await refused_socket(url)
         assert frame["reason"] == "limit_open_sockets" and frame["params"]["count"] == 2
-        # a third address fills the room; a fourth is refused by the room's count
-        async with websockets.connect(url, additional_headers=from_("10.4.4.4")):
-            frame = await refused_socket(url, additional_headers=from_("10.5.5.5"))
-            assert frame["reason"] == "limit_room_sockets"
-            welcome = Client(server.ws, other_room, additional_headers=from_("10.5.5.5"))
-            assert (await welcome.connect())["type"] == "welcome"
-            await welcome.close()
+    _, token = await join(server.http, code, "Anna", 0)
+    watchers = [Client(server.ws, code, additional_headers=from_(f"10.4.4.{i}")) for i in range(3)]
+    for watcher in watchers:
+        assert (await watcher.connect())["type"] == "welcome"
+    frame = await refused_socket(url, hello=True, additional_headers=from_("10.5.5.5"))
+    assert frame["reason"] == "limit_room_sockets" and frame["params"]["count"] == 3
+    anna = Client(server.ws, code, token, additional_headers=from_("10.6.6.6"))
+    assert (await anna.connect())["state"]["you"]["seat"] == 0  # (her table: she comes in)
+    welcome = Client(server.ws, other_room, additional_headers=from_("10.5.5.5"))
+    assert (await welcome.connect())["type"] == "welcome"
+    for client in (welcome, anna, watchers[0]):
+        await client.close()
     # closed: counted no more
-    client = Client(server.ws, code)
-    assert (await client.connect())["type"] == "welcome"
-    await client.close()
+    later = Client(server.ws, code)
+    assert (await later.connect())["type"] == "welcome"
+    for client in (later, *watchers[1:]):
+        await client.close()
+
+
+async def test_a_socket_that_says_nothing_is_closed_and_holds_no_place_at_a_table(serve):
+    """Sixty sockets that never said hello had kept a table's own people out of it for as
+    long as they stayed open: one that says nothing is closed after HELLO_WITHIN, and counts
+    for no room meanwhile."""
+    server = serve(limit_room_sockets=1, hello_within=1.0)
+    code = await create_room(server.http, "marjolet", ["open", "bot:rules"])
+    url = f"{server.ws}/ws/{code}"
+    async with websockets.connect(url) as idle:
+        watcher = Client(server.ws, code)
+        assert (await watcher.connect())["type"] == "welcome"
+        frame = json.loads(await asyncio.wait_for(idle.recv(), 10))
+        assert (frame["code"], frame["reason"]) == ("hello_first", "hello_late")
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await asyncio.wait_for(idle.recv(), 10)
+        assert closed.value.rcvd.code == 4408
+    await asyncio.sleep(1.2)  # (the watcher, who said hello, stays past the deadline)
+    await watcher.send({"type": "ping"})
+    assert (await watcher.expect("pong"))["type"] == "pong"
+    await watcher.close()
 
 
 async def said(client: Client, text: str) -> dict:
