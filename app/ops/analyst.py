@@ -105,9 +105,10 @@ class Analyst:
         while True:
             try:
                 if not await self.step():
-                    try:
-                        await asyncio.wait_for(self._wake.wait(), self.settings.analysis_poll)
-                    except asyncio.TimeoutError:
+                    try:  # (not wait_for: see app/rooms/driver.py)
+                        async with asyncio.timeout(self.settings.analysis_poll):
+                            await self._wake.wait()
+                    except TimeoutError:
                         pass
                     self._wake.clear()
             except asyncio.CancelledError:

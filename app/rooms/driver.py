@@ -166,10 +166,13 @@ class Driver:
                 self.room.thinkers.warm()  # its first decision need not wait for the pool
             wait = self.last_progress + step.delay - time.monotonic()
             if wait > 0:
+                # (asyncio.timeout, not wait_for: Python 3.11's wait_for loses a cancellation
+                # that comes as the event is set, and the driver of a room let go played on)
                 try:
-                    await asyncio.wait_for(self.changed.wait(), timeout=wait)
+                    async with asyncio.timeout(wait):
+                        await self.changed.wait()
                     continue  # something happened: plan again
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
             if self.plan() != step:
                 continue

@@ -119,9 +119,9 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
     try:
         while True:
             try:
-                message = await (websocket.receive() if greeted else asyncio.wait_for(
-                    websocket.receive(), hello_by - asyncio.get_running_loop().time()))
-            except asyncio.TimeoutError:
+                async with asyncio.timeout_at(None if greeted else hello_by):
+                    message = await websocket.receive()
+            except TimeoutError:
                 late = Refusal("hello_first", "hello_late", seconds=settings.hello_within)
                 await send_now(websocket, protocol.error(late))
                 await websocket.close(code=4408)

@@ -388,3 +388,20 @@ async def test_a_table_everyone_left_pauses_and_its_timer_starts_again_when_one_
     await asyncio.sleep(0.5)
     assert room.state.action_count == 0, "the timer ran out as the person came back"
     await settled(room, lambda: room.state.action_count == 1, "the timer ran out")
+
+
+async def test_a_driver_waiting_its_step_stops_when_cancelled_as_it_is_woken(table):
+    """A room let go cancels its driver: cancelled as something wakes it (an action, a chat
+    line), it stops all the same (Python 3.11's wait_for had lost such a cancellation, and the
+    driver of a room let go played on; a test's event loop never closed)."""
+    room, seats, tokens = table
+    driver = room.driver
+    room.state.turn_timer = 3600.0  # (its next step an hour away)
+    driver.poke()
+    await settled(room, lambda: not driver.idle and driver.plan() is not None
+                  and driver.plan().what == "timer", "waiting for the turn timer")
+    await asyncio.sleep(0.05)  # (in its wait)
+    driver.changed.set()
+    driver.task.cancel()
+    await asyncio.sleep(0.1)
+    assert driver.task.done() and driver.task.cancelled()
