@@ -117,6 +117,7 @@ class RoomRegistry:
         logs.event("room_created", code, game=game,
                    seats=[kind if bot is None else f"{kind}:{bot}" for kind, bot in seats])
         room = await self.get(code, asked=False)  # its people come next, to its own process
+        room.last_watched = time.monotonic()  # (a room of bots plays while they come)
         try:
             await room.start()
         except Refusal:  # the room is stored: its driver starts the match

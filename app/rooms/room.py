@@ -75,7 +75,10 @@ class Room:
         self._turn_since = 0.0
         self._turn_probed = False
         self.catch_up = CatchUp(self)
-        self.last_used = self.last_watched = time.monotonic()
+        self.last_used = time.monotonic()
+        # (watched once a socket says hello here, or made here: a room loaded to be listed, or
+        # to hear another process's events, had played its bots on for nobody)
+        self.last_watched = -math.inf
         self.last_asked = -math.inf  # by a page, a request or a socket here (the registry)
         self.evicted = False
         #: a failed write left the state stale and the database could not be read: it is

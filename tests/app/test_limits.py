@@ -261,6 +261,12 @@ def last_seq(server: LiveServer, code: str) -> int:
             Room, Room.id == RoomEvent.room_id).where(Room.code == code))
 
 
+async def evict(server, code: str) -> None:
+    """The room let go by the test server's process, as an idle one is."""
+    registry = server.app.state.rooms
+    registry.evict(registry.rooms[code])
+
+
 async def test_a_room_of_bots_nobody_watches_pauses_and_plays_on_when_opened(serve):
     server = serve(bot_table_idle=0.5, bot_delay=0.02)
     code = await create_room(server.http, "marjolet", ["bot:rules", "bot:rules"],
@@ -271,6 +277,13 @@ async def test_a_room_of_bots_nobody_watches_pauses_and_plays_on_when_opened(ser
         await asyncio.sleep(0.5)
         seqs.append(await asyncio.to_thread(last_seq, server, code))
     assert seqs[0] < seqs[-1]  # it had played, watched by nobody, for its idle time
+    # listed, and so loaded again by a process that had let it go: it does not play for that
+    await server.on_its_loop(evict(server, code))
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        assert code in {r["code"] for r in (await http.get(
+            "/api/rooms", params={"open": "false", "limit": 200})).json()["rooms"]}
+    await asyncio.sleep(1.5)
+    assert await asyncio.to_thread(last_seq, server, code) == seqs[-1], "it played for a listing"
     spectator = Client(server.ws, code)
     await spectator.connect()
     await spectator.until(lambda state: state["seq"] > seqs[-1] + 5)
