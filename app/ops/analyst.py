@@ -143,6 +143,8 @@ class Analyst:
         deals = work["deals"]
         sizes = [len(deal.get("actions", ())) for deal in record["deals"]]
         total = sum(sizes)
+        self._pool()
+        self.given_up.value = 0  # (once: a hold lost between two deals stops the next one)
         beating = asyncio.create_task(self._beat(match_id))
         try:
             loop = asyncio.get_running_loop()
@@ -182,7 +184,7 @@ class Analyst:
         """``analyse_deal(*work)`` in the analysis process, its progress stored meanwhile
         (``before``: the decisions of the deals before it)."""
         pool = self._pool()
-        self.analysed.value = self.given_up.value = 0
+        self.analysed.value = 0
         reporting = asyncio.create_task(self._report(match_id, before, total))
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, _analyse_counted,

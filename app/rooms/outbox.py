@@ -12,10 +12,10 @@ from .. import protocol
 from ..encoding import json_text as encode
 from .state import RoomState
 
-#: Characters a connection may have waiting to go out before it is dropped as too slow: a
-#: reader that takes frames slower than they come (a bad link, or a client that asks for its
-#: whole state again and again and reads it at a trickle) had held the server's memory without
-#: end. A dropped page comes back for its whole state, as after any drop.
+#: Characters (of JSON, mostly ASCII) a connection may have waiting to go out before it is
+#: dropped as too slow: a reader that takes frames slower than they come (a bad link, or a
+#: client that asks for its whole state again and again and reads it at a trickle) had held the
+#: server's memory without end. A dropped page comes back for its whole state, as after any drop.
 MAX_BACKLOG = 1 << 20
 
 

@@ -430,6 +430,8 @@ class Room:
 
     def detach(self, conn: Connection) -> None:
         conn.closed = True
+        if conn not in self.outbox.conns:  # (it never said hello here: nobody watched)
+            return
         self.outbox.conns.discard(conn)
         self.last_used = self.last_watched = time.monotonic()
         seat = conn.seat

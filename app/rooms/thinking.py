@@ -108,11 +108,13 @@ class Thinkers:
         """The strong bot's action for ``view``'s seat, ``seconds`` from now."""
         until = time.monotonic() + seconds
         self.decisions += 1
-        try:
-            pool = await asyncio.wait_for(self._ready(), STARTING)
+        try:  # (asyncio.timeout, not wait_for: see app/rooms/driver.py)
+            async with asyncio.timeout(STARTING):
+                pool = await self._ready()
             future = asyncio.get_running_loop().run_in_executor(
                 pool, think, game, view, moves, seed, None, None, until - RESERVE)
-            return await asyncio.wait_for(future, max(0.0, until - time.monotonic()) + GRACE)
+            async with asyncio.timeout(max(0.0, until - time.monotonic()) + GRACE):
+                return await future
         except asyncio.CancelledError:
             if asyncio.current_task().cancelling():  # the room closes: not the pool's doing
                 raise

@@ -122,7 +122,8 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
                 async with asyncio.timeout_at(None if greeted else hello_by):
                     message = await websocket.receive()
             except TimeoutError:
-                late = Refusal("hello_first", "hello_late", seconds=settings.hello_within)
+                late = Refusal("hello_first", "hello_late",
+                               seconds=protocol.js_number(settings.hello_within))
                 await send_now(websocket, protocol.error(late))
                 await websocket.close(code=4408)
                 return
@@ -168,10 +169,10 @@ async def serve(websocket: WebSocket, code: str, rooms, settings, limits: Limits
     except Exception:
         log.exception("room %s: connection failed", code)
     finally:
-        if room is not None:
-            room.detach(conn)
         if watched:
             limits.unwatch(code.upper())
+        if room is not None:
+            room.detach(conn)
         await conn.drained(timeout=1)
 
 

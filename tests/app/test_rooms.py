@@ -78,12 +78,15 @@ async def settled(room, predicate, what: str) -> None:
 
 
 async def act(room, seats) -> None:
-    """The first legal move of a person whose turn it is (a stand-in plays by itself)."""
+    """The first legal move of a person whose turn it is (a stand-in plays by itself); none
+    if the deal ends meanwhile (a stand-in played its last card)."""
     state = room.state
 
     def people_to_act() -> list[int]:
         return [s for s in state.match.to_act() if not state.seats[s].played_by_bot]
-    await settled(room, people_to_act, "a person's turn")
+    await settled(room, lambda: state.match.current is None or people_to_act(), "a person's turn")
+    if state.match.current is None:
+        return
     match = state.match
     seat = people_to_act()[0]
     moves = match.moves(seat)

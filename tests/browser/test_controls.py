@@ -60,11 +60,7 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     a.wait_for_function("document.querySelector('[data-testid=announce]').textContent.includes('Boris')")
     shot(a, "standin-playing-laptop")
 
-    # Anna passes and plays on until the bot has played a card of Boris's too
-    cards = a.locator(".hand-row .card.playable")
-    for i in range(3):
-        cards.nth(i).click()
-    act(a, a.locator("[data-testid=pass-button]"))
+    # Anna (who passed first) plays on until the bot has played a card of Boris's too
     watch = Watch([a], 60, "the stand-in's first card for Boris")
     # (16 cards or fewer in the play: the pass made, the cards received, one played at least;
     # 14 is the pass alone)
@@ -165,7 +161,7 @@ def graceful(tmp_path_factory):
 def test_a_bot_is_offered_for_someone_only_once_they_have_been_away_a_while(graceful, new_page):
     """A phone's blip is not leaving: while Boris has only just gone, the table says so and
     offers no bot (one had been offered, and taken, 0.3 s after his link dropped); a while on,
-    it does. Back, he is told that a bot sat in for him, though it played no card of his."""
+    it does. Back, he is told that a bot sat in for him (or which cards it played)."""
     live = graceful
     code = create_room(live, "big_mariage", ["open", "open", "bot:rules", "bot:rules"])
     a, b = new_page(), new_page(PHONE)
@@ -188,7 +184,7 @@ def test_a_bot_is_offered_for_someone_only_once_they_have_been_away_a_while(grac
     a.click("[data-testid=standin-1-rules]")
     wait_state(a, "s.room.seats[1].standin")
     b.context.set_offline(False)
-    told = b.locator("#toast.info", has_text="While you were away, a bot sat in for you")
+    told = b.locator("#toast.info", has_text="While you were away, a bot")  # (sat in, or played)
     told.wait_for(timeout=15000)
     wait_state(a, "!s.room.seats[1].standin")
     healthy(a)
