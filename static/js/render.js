@@ -95,7 +95,7 @@ export function renderSeats(felt, m) {
     const turn = (m.toAct || []).includes(s);
     const name = m.names[s] || t("seat.empty", { n: s + 1 });
     const panel = el("div", { class: "seat" + (turn ? " turn" : "") + (s === m.me ? " me" : ""), "data-seat": String(s), "data-testid": "seat-" + s },
-      el("div", { class: "nameplate" }, nameOf(m, s, name), seatBadges(m, s), turn ? el("span", { class: "turnmark" }, t("seat.to_act")) : null),
+      el("div", { class: "nameplate" }, nameOf(m, s, name), seatBadges(m, s), turn ? el("span", { class: "turnmark" }, t(m.deal && m.deal.phase === "bidding" ? "seat.to_bid" : "seat.to_act")) : null),
       el("div", { class: "extras" }, seatExtras(m, s)),
       declaredCards(m, s),
       seatCards(m, s, pos[s]));

@@ -401,6 +401,8 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                 if s == 0 and p.locator("[data-testid=bid-button]").count():
                     if not seen["bid"]:
                         shot(p, "big-mariage-bidding-laptop")
+                        # her seat says she is to bid ("to play" had said it in the bidding)
+                        assert p.text_content(".seat.me .turnmark") == "to bid"
                     value = int(p.text_content("[data-testid=bid-value]"))
                     if act(p, p.locator("[data-testid=bid-button]")):
                         assert [0, value] in state(p)["match"]["deal"]["bids"]
