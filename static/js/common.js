@@ -244,6 +244,10 @@ export function sentence(text) {
 /** The text ending as a sentence does: a full stop unless it has its own. */
 export const fullStop = (text) => (/[.!?…]$/.test(text) ? text : text + ".");
 
+/** A score as the sheet and the result write it: a minus sign (not a hyphen: "−75", as on the
+ *  bid buttons), and with ``plus`` a "+" before a gain. */
+export const signed = (n, plus = false) => (n < 0 ? "\u2212" + String(-n) : (plus && n > 0 ? "+" : "") + String(n));
+
 /** "Not allowed — you must follow suit (hearts)": the error code's label, then the reason. */
 export function errorText(refusal) {
   const label = t("error." + refusal.code);

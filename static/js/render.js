@@ -105,7 +105,8 @@ export function renderSeats(felt, m) {
 
 function trumpBadge(suit) {
   if (!suit) return el("span", { class: "trump none" }, t("info.no_trumps"));
-  return el("span", { class: "trump" + ("HD".includes(suit) ? " red" : "") }, t("info.trumps"), " ", el("b", {}, SUIT_SYMBOL[suit]), " ", suitName(suit));
+  // (the suit's sign and name kept together: "♣" had ended a line, "трефы" begun the next)
+  return el("span", { class: "trump" + ("HD".includes(suit) ? " red" : "") }, t("info.trumps"), " ", el("b", {}, SUIT_SYMBOL[suit]), "\u00a0", suitName(suit));
 }
 
 export function renderInfo(box, m) {

@@ -1,5 +1,5 @@
 // The score sheet: every deal of a match with its details and the running totals.
-import { t, el, cardsText, SUIT_SYMBOL, combinationName } from "./common.js";
+import { t, el, cardsText, SUIT_SYMBOL, combinationName, signed } from "./common.js";
 
 /** The sheet's columns: one per team ("Anna & Carl") when `teams` ([[0, 2], [1, 3]]), else one
  * per seat. (Partners are joined as the pages join them: "team_and".) */
@@ -73,14 +73,14 @@ export function renderSheet(container, { game, deals, names, teams = null, winne
       const details = dealDetails(game, deal.summary, i, names);
       const sc = deal.scores[i];
       row.append(el("td", {},
-        el("div", { class: "score" }, el("b", {}, (sc > 0 && game === "big_mariage" ? "+" : "") + String(sc)), el("span", { class: "running", title: t("sheet.total") }, "Σ " + totals[i])),
+        el("div", { class: "score" }, el("b", {}, signed(sc, game === "big_mariage")), el("span", { class: "running", title: t("sheet.total") }, "Σ " + signed(totals[i]))),
         el("div", { class: "details" }, details.map((d) => el("span", { class: "detail" }, d)))));
     });
     body.append(row);
   });
   if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: String(cols.length + 1), class: "muted" }, t("sheet.empty"))));
   table.append(body);
-  table.append(el("tfoot", {}, el("tr", {}, el("th", { "data-testid": "sheet-total" }, t("sheet.total"), target ? el("span", { class: "target" }, " " + t("sheet.to", { n: target })) : ""), totals.map((v, i) => el("th", { class: finished && winners.includes(i) ? "winner" : "" }, String(v), finished && winners.includes(i) ? " ★" : "")))));
+  table.append(el("tfoot", {}, el("tr", {}, el("th", { "data-testid": "sheet-total" }, t("sheet.total"), target ? el("span", { class: "target" }, " " + t("sheet.to", { n: target })) : ""), totals.map((v, i) => el("th", { class: finished && winners.includes(i) ? "winner" : "" }, signed(v), finished && winners.includes(i) ? " ★" : "")))));
   container.append(table);
   return totals;
 }

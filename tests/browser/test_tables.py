@@ -160,6 +160,11 @@ def give_first(page) -> bool:
     return buttons.count() > 0 and act(page, buttons.first)
 
 
+def number(text: str) -> int:
+    """A score as the page writes it ("−75", with a minus sign)."""
+    return int(text.strip().replace("\u2212", "-"))
+
+
 def sheet_matches_the_server(page) -> None:
     """The score sheet shows a row per finished deal and the totals the server counted."""
     match = state(page)["match"]
@@ -167,7 +172,7 @@ def sheet_matches_the_server(page) -> None:
     rows = page.locator("[data-testid=score-sheet] tbody tr[data-deal]")
     assert [int(x) for x in rows.evaluate_all("rs => rs.map(r => r.dataset.deal)")] == finished
     shown = page.locator("[data-testid=score-sheet] tfoot th").all_text_contents()[1:]
-    assert [int(x.replace("★", "").strip()) for x in shown] == match["totals"], (shown, match["totals"])
+    assert [number(x.replace("★", "")) for x in shown] == match["totals"], (shown, match["totals"])
 
 
 def create_room(live, game, seats, options=None) -> str:
@@ -552,4 +557,16 @@ def test_a_marjolet_dix_turned_up_says_why_the_dealer_has_ten(live, new_page, lo
       }
       return seen; }""")
     assert shown == [said, None, None, None], shown
+    healthy(page)
+
+
+def test_a_score_is_written_with_a_minus_sign_and_a_gain_with_a_plus(live, new_page):
+    """The sheet and the result write "−75" (a minus sign, as on the bid buttons: a hyphen had
+    read "-75") and, in Big Mariage, "+12" for a gain."""
+    page = new_page()
+    page.goto(live.http + "/")
+    shown = page.evaluate("""async () => {
+      const { signed } = await import('/static/js/common.js');
+      return [signed(-75), signed(-75, true), signed(12, true), signed(12), signed(0, true)]; }""")
+    assert shown == ["\u221275", "\u221275", "+12", "12", "0"]
     healthy(page)

@@ -3,7 +3,7 @@
 // reads it), who asked for the next deal, the countdown to it (ROOM.deal_left) and "Next deal"
 // for the people at the table. Once the match is over: the winners, the final totals,
 // "Rematch" and who asked for it.
-import { t, el, cardText, fullStop } from "../common.js";
+import { t, el, cardText, fullStop, signed } from "../common.js";
 import { columnLabels, columnNames, dealDetails } from "../sheet.js";
 import { table } from "./state.js";
 import { announce } from "./notices.js";
@@ -74,9 +74,9 @@ function sides(m, last, headings, names) {
     const score = last.scores[i];
     return el("div", { class: "result-side" + (won ? " winner" : ""), "data-testid": "result-side-" + i },
       el("h3", {}, heading, won ? " ★" : ""),
-      el("p", { class: "deal-points", "data-testid": "result-points-" + i }, (score > 0 && m.game === "big_mariage" ? "+" : "") + String(score)),
+      el("p", { class: "deal-points", "data-testid": "result-points-" + i }, signed(score, m.game === "big_mariage")),
       el("ul", { class: "details" }, dealDetails(m.game, last.summary, i, names, false).map((part) => el("li", {}, part))),
-      el("p", { class: "total", "data-testid": "result-total-" + i }, t("result.total", { n: m.totals[i] })));
+      el("p", { class: "total", "data-testid": "result-total-" + i }, t("result.total", { n: signed(m.totals[i]) })));
   }));
 }
 
