@@ -594,12 +594,14 @@ def test_the_table_bar_of_a_russian_phone_keeps_the_seconds_left_in_sight(live, 
     healthy(page)
 
 
-def test_a_phone_keeps_the_rooms_code_in_sight_while_it_reconnects(live, new_page):
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 640}], ids=["390", "360"])
+def test_a_phone_keeps_the_rooms_code_in_sight_while_it_reconnects(live, new_page, viewport):
     """Friends read the room's code out to each other: on a phone in Russian, whose
     "переподключение…" is the longest the connection chip says, the game's name is cut short
-    and the code stays whole, on the chip's line."""
+    and the code stays whole, on the chip's line (at 360 pixels the chip had gone to a line of
+    its own, the bar a line taller over the partner's seat)."""
     code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
-    page = new_page(PHONE, locale="ru-RU", **TOUCH)
+    page = new_page(viewport, locale="ru-RU", **TOUCH)
     sit(page, live, code, "Маша", 0)
     page.context.set_offline(True)
     page.wait_for_selector("#conn[data-status=reconnecting]")
