@@ -907,3 +907,18 @@ def test_a_side_seats_marriage_at_the_table_is_its_suit_and_points_under_a_whole
     assert notes == [{"label": 1, "seen": ["♥\u00a0100"], "chips": [1]},
                      {"label": 1, "seen": ["♣\u00a060"], "chips": [1]}], notes
     healthy(page)
+
+
+def test_the_score_sheets_target_is_whole_on_a_small_phone(live, new_page):
+    """The sheet's first column is narrow: "(до 1000)" under "Итого" had been cut at its
+    bracket on a 360-pixel phone."""
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
+    sit(page, live, code, "Ольга", 0)
+    page.click("[data-testid=sheet-tab]")
+    target = page.locator("[data-testid=score-sheet] [data-testid=sheet-total] .target")
+    target.wait_for()
+    assert target.text_content().strip() == "(до 1000)"
+    inside = target.evaluate("(t) => t.scrollWidth <= t.clientWidth + 1")  # (its text within its box)
+    assert inside, "the target runs out of its column"
+    healthy(page)
