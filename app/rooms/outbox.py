@@ -26,7 +26,8 @@ class Connection:
     A frame is written to the socket within ``send_text`` itself whenever it can be: a writer
     task per connection cost a task switch per message, four per action, and held every
     message back one turn of the event loop. Only a send that has to wait (the socket's
-    buffer is full) goes on in a task, which then sends whatever was queued behind it. One whose backlog passes :data:`MAX_BACKLOG` is dropped."""
+    buffer is full) goes on in a task, which then sends whatever was queued behind it. One
+    whose backlog passes :data:`MAX_BACKLOG` is dropped."""
 
     def __init__(self, send_text, probe=None, drop=None):
         self.seat: int | None = None
