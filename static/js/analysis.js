@@ -190,8 +190,9 @@ export function showMark(line, result, frames, i, names) {
     return;
   }
   line.classList.add("mark-" + d.mark);
+  // (the values in a part of their own, which a small phone leaves out: the line stays short)
   line.append(t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: tenths(d.cost) }),
     " · ", t("analysis.better"), " ", ...actionText(d.seat, d.best, names),
-    " · ", t("analysis.values", { best: tenths(d.best_value), made: tenths(d.value) }),
-    d.exact ? ` · ${t("analysis.exact")}` : "");
+    el("span", { class: "detail" }, " · ", t("analysis.values", { best: tenths(d.best_value), made: tenths(d.value) }),
+      d.exact ? ` · ${t("analysis.exact")}` : ""));
 }

@@ -18,10 +18,12 @@ let analysis = null;
 let redraw = () => {};
 let showMove = () => {};  // (the replay's, once it is loaded)
 if ($("analysis") && match.status === "finished") {
-  startAnalysis($("analysis"), match, names, (result) => { analysis = result; redraw(); }, (deal, index) => showMove(deal, index));
+  startAnalysis($("analysis"), match, names, (result) => { analysis = result; $("replay-section").classList.toggle("analysed", !!result); redraw(); }, (deal, index) => showMove(deal, index));
 }
 
-renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [], finished: match.status === "finished", caption: false, target: (match.options || {}).target });
+let showDeal = null;  // (the replay's, once it is loaded: each deal's number in the table then leads to it)
+const drawSheet = () => renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [], finished: match.status === "finished", caption: false, target: (match.options || {}).target, onDeal: showDeal });
+drawSheet();
 
 async function startReplay() {
   const box = $("replay");
@@ -78,12 +80,15 @@ async function startReplay() {
     keepHeight();
   };
   redraw = () => show(i);
-  // a marked move chosen in the analysis: the replay at it, in sight, the focus on its position
+  // a marked move chosen in the analysis, or a deal in the table: the replay at it, in sight,
+  // the focus on its position
   showMove = (deal, index) => {
     show(frames.findIndex((f) => f.deal === deal) + 1 + index);
     $("replay-section").scrollIntoView({ block: "start" });
     slider.focus({ preventScroll: true });
   };
+  showDeal = (deal) => showMove(deal, -1);
+  drawSheet();
   const dealStart = (dir) => {
     const cur = frames[i].deal;
     if (dir < 0) {

@@ -56,8 +56,9 @@ export function columnNames(teams, names) {
     teams ? teams[i].map((seat, k) => el("span", {}, k ? t("team_and") : "", names[seat])) : label));
 }
 
-/** deals: [{scores, summary, over}], names by seat, teams as columnLabels takes them. */
-export function renderSheet(container, { game, deals, names, teams = null, winners = [], finished = false, caption = true, target = null }) {
+/** deals: [{scores, summary, over}], names by seat, teams as columnLabels takes them; onDeal(index),
+ * if given, is called by each deal's number. */
+export function renderSheet(container, { game, deals, names, teams = null, winners = [], finished = false, caption = true, target = null, onDeal = null }) {
   container.replaceChildren();
   const cols = columnNames(teams, names);
   const table = el("table", { class: "grid sheet-table" });
@@ -68,7 +69,10 @@ export function renderSheet(container, { game, deals, names, teams = null, winne
   deals.forEach((deal, index) => {
     if (!deal.over || !deal.summary) return;
     totals = totals.map((v, i) => v + (deal.scores[i] || 0));
-    const row = el("tr", { dataset: { deal: String(index) } }, el("th", {}, String(index + 1)));
+    // (on the match page, each deal's number a button to its replay)
+    const label = t("replay.deal", { n: index + 1 });
+    const number = onDeal ? el("button", { type: "button", class: "deal-link", title: label, "aria-label": label, onclick: () => onDeal(index) }, `${index + 1} ▶`) : String(index + 1);
+    const row = el("tr", { dataset: { deal: String(index) } }, el("th", {}, number));
     cols.forEach((_, i) => {
       const details = dealDetails(game, deal.summary, i, names);
       const sc = deal.scores[i];

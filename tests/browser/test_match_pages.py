@@ -106,3 +106,50 @@ def test_a_long_name_with_no_space_widens_no_page_on_a_phone(live, new_page):
     assert spilled == [], spilled
     shot(page, "long-name-match-phone")
     healthy(page)
+
+
+def test_each_deal_in_the_table_and_the_link_at_the_top_lead_to_the_replay(live, new_page):
+    """On a phone the replay lies under the deals, the chart and the analysis: a link under the
+    title goes to it, and each deal's number starts the replay at that deal, in sight."""
+    match = next(m for m in httpx.get(f"{live.http}/api/matches", params={"status": "finished"}).json()["matches"]
+                 if m["deals"] >= 3)
+    frames = httpx.get(f"{live.http}/api/matches/{match['id']}/replay").json()["frames"]
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
+    page.goto(f"{live.http}/matches/{match['id']}")
+    page.wait_for_selector("#replay .seat")
+    page.get_by_test_id("to-replay").click()
+    in_sight = """() => { const r = document.querySelector('.replay-side').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight; }"""
+    page.wait_for_function(in_sight)
+    page.evaluate("scrollTo(0, 0)")
+    button = page.locator("[data-testid=deal-table] tr[data-deal='2'] .deal-link")
+    assert button.get_attribute("aria-label") == "Повтор раздачи 3"
+    button.click()
+    first = next(i for i, f in enumerate(frames) if f["deal"] == 2)
+    where = page.get_by_test_id("replay-where")
+    assert where.inner_text() == f"раздача 3/{frames[-1]['deal'] + 1} · шаг {first + 1}/{len(frames)}"
+    assert page.get_by_test_id("replay-action").inner_text().startswith("Раздача 3, сдаёт")
+    assert page.evaluate(in_sight)
+    assert page.evaluate("document.activeElement.id") == "rp-slider"
+    shot(page, "match-deal-to-replay-phone-ru")
+    healthy(page)
+
+
+def test_a_replayed_pass_names_who_the_cards_went_to(live, new_page):
+    """("Boris passes 2♠ 2♥ 9♦" had not said to whom.) The name is the seat the engine gave
+    the cards to, as its frames show them received once all have passed."""
+    match = httpx.get(f"{live.http}/api/matches", params={"status": "finished", "game": "black_maria"}).json()["matches"][0]
+    frames = httpx.get(f"{live.http}/api/matches/{match['id']}/replay").json()["frames"]
+    names = [p["name"] for p in httpx.get(f"{live.http}/api/matches/{match['id']}").json()["players"]]
+    passes = [i for i, f in enumerate(frames) if f["action"] and f["action"]["type"] == "pass"][:3]
+    received = frames[passes[-1]]["deal_view"]["received"]
+    page = new_page()
+    page.goto(f"{live.http}/matches/{match['id']}")
+    page.wait_for_selector("#replay .seat")
+    for step in passes:
+        frame = frames[step]
+        to = next(seat for seat, cards in enumerate(received) if sorted(cards or []) == sorted(frame["action"]["cards"]))
+        page.locator("#rp-slider").evaluate(f"(s) => {{ s.value = {step}; s.dispatchEvent(new Event('input')); }}")
+        said = page.get_by_test_id("replay-action").inner_text()
+        assert said.startswith(f"{names[frame['seat']]} passes to {names[to]} "), said
+    healthy(page)

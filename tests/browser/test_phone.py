@@ -270,6 +270,36 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
     healthy(page)
 
 
+@pytest.mark.parametrize("game", ["marjolet", "black_maria", "big_mariage"])
+def test_a_replay_on_a_small_phone_upright_shows_its_buttons_its_step_and_its_whole_felt(live, new_page, game):
+    """Stepping through a whole match at 360×640, the buttons and what the step did stay at the
+    screen's top, and the felt under them is seen whole: no seat under the buttons (the bar had
+    covered the top seat whenever the bottom hand was looked at, and what the step did had
+    scrolled away)."""
+    matches = httpx.get(f"{live.http}/api/matches?game={game}&status=finished").json()["matches"]
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
+    page.goto(f"{live.http}/matches/{matches[0]['id']}")
+    page.wait_for_selector("#replay .seat")
+    wrong = page.evaluate("""() => {
+      const box = (e) => e.getBoundingClientRect(), wrong = [];
+      const felt = document.querySelector('#replay .felt'), side = document.querySelector('.replay-side');
+      const steps = Number(document.getElementById('rp-slider').max);
+      for (let step = 1; step <= steps && wrong.length < 5; step++) {
+        document.getElementById('rp-next').click();
+        felt.scrollIntoView({ block: 'end' });
+        const where = document.getElementById('rp-where').textContent + ': ', top = box(side).bottom;
+        for (const id of ['rp-prev', 'rp-next', 'rp-where', 'rp-action'])
+          if (box(document.getElementById(id)).bottom > top + 0.5) wrong.push(where + id + ' not in the bar');
+        if (box(side).top < -0.5) wrong.push(where + 'the bar off the screen');
+        for (const seat of felt.querySelectorAll('.seat'))
+          if (box(seat).top < top - 0.5 || box(seat).bottom > innerHeight + 0.5) wrong.push(where + 'a seat hidden: ' + seat.textContent.slice(0, 20));
+      }
+      return wrong; }""")
+    assert wrong == []
+    shot(page, f"replay-upright-{game}-360")
+    healthy(page)
+
+
 #: Every step of a replay on a phone held sideways, taken and measured in one go: what lies over
 #: what on the felt, and, where the whole felt must be on the screen, what is off it or covers it.
 SIDEWAYS_REPLAY = """(whole) => {
