@@ -4,10 +4,13 @@ process's memory, or in Redis when ``REDIS_URL`` is set, shared by every process
 WebSocket connections open at once from one address and to one room, counted by each process.
 
 The client's address is the connection's: uvicorn puts the forwarded one there when the
-request came through a proxy of ``FORWARDED_ALLOW_IPS``, and only then."""
+request came through a proxy of ``FORWARDED_ALLOW_IPS``, and only then. An IPv6 client is
+counted by its /64, the network one home or one host is given: an address of its own for each
+connection costs it nothing, as a household behind one IPv4 address shares that."""
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import time
@@ -30,7 +33,16 @@ RATES = {"rooms": "limit_rooms", "joins": "limit_joins", "sockets": "limit_socke
 
 
 def address(connection: HTTPConnection) -> str:
-    return connection.client.host if connection.client else "unknown"
+    host = connection.client.host if connection.client else "unknown"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:  # (a test client's name)
+        return host
+    if ip.version == 4:
+        return host
+    if ip.ipv4_mapped:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
 class Limits:

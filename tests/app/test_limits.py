@@ -70,6 +70,23 @@ async def test_rooms_created_from_one_address_are_limited_and_the_next_is_not_st
                 ).status_code == 201
 
 
+async def test_an_ipv6_client_is_counted_by_its_64_whatever_address_it_takes_in_it(serve):
+    """A host given a /64 has 2**64 addresses: one each request had been a limit never
+    reached. Another /64, and an IPv4 client written as IPv6, are others."""
+    server = serve(limit_rooms="2/minute")
+    body = {"game": "black_maria"}
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for address in ("2001:db8:1:2::1", "2001:db8:1:2:ffff:1:2:3"):
+            assert (await http.post("/api/rooms", json=body, headers=from_(address))).status_code == 201
+        assert_limited(await http.post("/api/rooms", json=body, headers=from_("2001:db8:1:2:abcd::9")),
+                       "limit_rooms")
+        for other in ("2001:db8:1:3::1", "::ffff:10.2.2.2"):
+            assert (await http.post("/api/rooms", json=body, headers=from_(other))).status_code == 201
+        # (the mapped address is its IPv4 client's: one more from 10.2.2.2 is its third)
+        assert (await http.post("/api/rooms", json=body, headers=from_("10.2.2.2"))).status_code == 201
+        assert_limited(await http.post("/api/rooms", json=body, headers=from_("10.2.2.2")), "limit_rooms")
+
+
 async def test_names_claimed_or_changed_from_one_address_are_limited(serve):
     """Each claim stores a player, listed with the others: a script had made a hundred in a
     fifth of a second (and could claim every guest's name). A rename counts too."""
