@@ -53,6 +53,10 @@ def _apart(ys: list[float], gap: float, lowest: float) -> list[float]:
 LETTER_WIDTH, LABEL_LETTERS = 15.5, 20
 
 
+#: The room the figure 0 needs from the highest and the lowest beside it: a label's height at a
+#: phone's size (cardroom.css).
+ZERO_ROOM = 22
+
 #: The most numbers along the bottom: each takes about 40 units at a phone's size, and 23
 #: deals' had run together ("9101112131415...").
 TICKS = 10
@@ -67,6 +71,11 @@ def _ticks(count: int) -> list[int]:
     if ticks[-1] != count - 1 and (count - 1 - ticks[-1]) * 2 >= step:
         ticks.append(count - 1)
     return ticks
+
+
+def _figure(value: int) -> str:
+    """A figure as the score sheet writes it: "−75" with a minus sign, not a hyphen."""
+    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 def _short(label: str) -> str:
@@ -100,8 +109,10 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
              f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
              f'class="axis"/>',
              f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{height - pad}" class="axis"/>',
-             f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{high}</text>',
-             f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{low}</text>']
+             f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{_figure(high)}</text>',
+             f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{_figure(low)}</text>']
+    if low < 0 and min(y(low) - y(0), y(0) - y(high)) >= ZERO_ROOM:  # (the line the lines start on)
+        parts.append(f'<text x="{left - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>')
     for i in _ticks(len(rows)) if rows else []:  # (under the lowest figure's label on a phone)
         parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 26}" '
                      f'text-anchor="middle">{i}</text>')

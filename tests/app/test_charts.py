@@ -44,9 +44,22 @@ def test_the_numbers_along_the_bottom_are_few_enough_to_read():
 
 
 def test_the_lowest_figure_and_the_first_number_along_do_not_meet():
-    """At the bottom left, "-1" (the lowest figure) and "0" (the first point) had overlapped on
+    """At the bottom left, "−1" (the lowest figure) and "0" (the first point) had overlapped on
     a phone, where a label is 22 units high."""
     svg = chart_svg([[0], [-1], [1]], ["A"], "balance")
-    low = float(re.search(r'<text x="[\d.]+" y="([\d.]+)" text-anchor="end">-1</text>', svg).group(1))
+    low = float(re.search(r'<text x="[\d.]+" y="([\d.]+)" text-anchor="end">\u22121</text>', svg).group(1))
     first = float(re.search(r'<text x="[\d.]+" y="([\d.]+)" text-anchor="middle">0</text>', svg).group(1))
     assert first - low >= 22
+
+
+def figures_up(svg: str) -> list[str]:
+    return re.findall(r'<text x="[\d.]+" y="[\d.]+" text-anchor="end">([^<]*)</text>', svg)
+
+
+def test_figures_up_the_side_are_written_with_a_minus_and_the_zero_line_is_numbered_when_apart():
+    """Big Mariage's totals go far below zero: the line both teams start on is numbered 0
+    (it had been a line with no figure); a negative figure has the sheet's minus sign."""
+    assert figures_up(chart_svg([[0, 0], [105, -400], [560, -1940]], ["A", "B"], "totals")) == ["560", "\u22121940", "0"]
+    # (no 0 where it would touch the highest or lowest figure, nor where none is below it)
+    assert figures_up(chart_svg([[0, 0], [1940, -10]], ["A", "B"], "totals")) == ["1940", "\u221210"]
+    assert figures_up(chart_svg([[0], [3]], ["A"], "balance")) == ["3", "0"]

@@ -116,6 +116,11 @@ def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, local
     page.wait_for_selector("[data-testid=player-name]")
     assert page.text_content("[data-testid=player-name]").startswith("Anna")
     assert page.locator("[data-testid=chart] svg polyline").count() >= 1
+    # what the chart counts is said over it, not only to a screen reader (its axes had read 0-3)
+    says = page.text_content("[data-testid=chart-says]")
+    assert says == {"en-GB": "Matches won less matches lost, per game, match by match",
+                    "ru-RU": "Выигранные партии минус проигранные, по играм, партия за партией"}[locale]
+    assert says in page.locator("[data-testid=chart] svg title").text_content()
     text = page.text_content("main")
     assert all(word in text for word in words)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), \
