@@ -256,6 +256,11 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
             const r = box(card), on = document.elementFromPoint(r.left + 6, r.top + 6);
             if (!on || on.closest('.card') !== card) wrong.push('index of ' + card.dataset.card + ' covered');
           }
+          // (two players: the mark on the card led lies on no other; on the upper card's face it
+          // had read as that one's)
+          for (const led of document.querySelectorAll('#replay .trick.seats2 .led'))
+            for (const card of document.querySelectorAll('#replay .trick .card'))
+              if (card !== led.closest('.card') && meet(box(led), box(card))) wrong.push('"led" over ' + card.dataset.card);
           const caption = document.querySelector('#replay [data-testid=trick-winner]');
           for (const seat of caption ? document.querySelectorAll('#replay .seat') : [])
             if (meet(box(caption), box(seat))) wrong.push('the winner over a seat');
