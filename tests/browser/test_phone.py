@@ -305,6 +305,26 @@ def test_a_replay_on_a_small_phone_upright_shows_its_buttons_its_step_and_its_wh
     healthy(page)
 
 
+def test_a_replay_on_a_tall_phone_keeps_its_felt_still_as_the_steps_said_wrap(live, new_page):
+    """At 390×844 the bar keeps two lines for what the step did: the felt under it had moved
+    down and up by a line whenever "Anna leads and calls trumps: Q♣ · score 105 : −400" wrapped."""
+    matches = httpx.get(f"{live.http}/api/matches?game=big_mariage&status=finished").json()["matches"]
+    page = new_page(PHONE, locale="ru-RU", **TOUCH)
+    page.goto(f"{live.http}/matches/{matches[0]['id']}")
+    page.wait_for_selector("#replay .seat")
+    tops, lines = page.evaluate("""() => { const next = document.getElementById('rp-next'), tops = new Set(), lines = new Set();
+      for (let k = 0; k < Number(document.getElementById('rp-slider').max); k++) {
+        next.click();
+        tops.add(Math.round(document.querySelector('#replay .felt').getBoundingClientRect().top));
+        const text = document.createRange();
+        text.selectNodeContents(document.getElementById('rp-action'));
+        lines.add(new Set([...text.getClientRects()].map((r) => Math.round(r.bottom))).size);
+      }
+      return [[...tops], [...lines]]; }""")
+    assert sorted(lines) == [1, 2]  # (some steps said in one line, some in two)
+    assert len(tops) == 1, tops
+
+
 #: Every step of a replay on a phone held sideways, taken and measured in one go: what lies over
 #: what on the felt, and, where the whole felt must be on the screen, what is off it or covers it.
 SIDEWAYS_REPLAY = """(whole) => {
