@@ -31,7 +31,7 @@ function drawGame() {
     opts.append(el("div", { class: "option" }, el("label", { for: id }, t("optname." + key)), input, el("p", { class: "meaning", id: id + "-meaning" }, meaning)));
   }
   for (let s = 0; s < game.seats; s++) {
-    const label = t("lobby.seat_n", { n: s + 1 }) + (game.teams ? " · " + t("seat.team", { n: s % 2 ? "B" : "A" }) : "");
+    const label = t("lobby.seat_n", { n: s + 1 }) + (game.teams ? " · " + t("seat.team", { n: t("team.letter_" + (s % 2)) }) : "");
     if (s === 0) {  // the table's maker takes it (an open seat until then)
       seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), el("span", { class: "seat-you" }, t("lobby.you_sit_here"))));
       continue;

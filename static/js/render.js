@@ -6,7 +6,8 @@ import { t, tWho, fitNames, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLa
 
 
 /** A team's letter: team 0 is A, team 1 is B (SEAT.team). */
-export const teamLetter = (team) => "AB"[team];
+// (in Russian "А" and "Б": a Latin "B" had read as "В", the jack)
+export const teamLetter = (team) => t("team.letter_" + team);
 
 function seatBadges(m, s) {
   const info = (m.seatInfo || [])[s] || {};

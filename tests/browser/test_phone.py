@@ -809,7 +809,7 @@ def test_a_tap_on_a_seat_badge_says_what_it_means_on_a_touch_screen(live, new_pa
     phone.wait_for_selector("#toast", state="hidden")
     phone.locator(".seat[data-seat='1'] .badge.team").tap()
     phone.wait_for_function("window.toastsSeen.length === 2")
-    assert phone.evaluate("window.toastsSeen[1]") == ["toast info", "Бот 2: пара B"]
+    assert phone.evaluate("window.toastsSeen[1]") == ["toast info", "Бот 2: пара Б"]
     phone.wait_for_selector("#toast", state="hidden")  # (a toast in sight is a refusal to act())
     # (and a name in the centre's lines, which a phone may cut short, keeps on its line what
     # touches it: "(Анна)", "Анна,")

@@ -485,7 +485,7 @@ def test_bots_are_named_apart_in_each_language_and_seats_by_where_they_sit(live,
     # a newcomer reads which team each free seat joins, and whose partner it makes them
     guest = new_page(locale="ru-RU")
     guest.goto(f"{live.http}/r/{code}")
-    assert guest.text_content("[data-testid=take-seat-1]") == "Сесть на место 2 · пара B · партнёр: Бот 4"
+    assert guest.text_content("[data-testid=take-seat-1]") == "Сесть на место 2 · пара Б · партнёр: Бот 4"
     # the person at the table reads where the free seat is, in the bot buttons
     assert "Seat 2 (opponent on your left) is free." in anna.text_content("[data-testid=standin-box-1]")
     assert anna.text_content("[data-testid=standin-1-rules]") == "Rules bot takes seat 2 (opponent on your left)"
