@@ -97,6 +97,34 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     healthy(a, b)
 
 
+def test_someone_back_before_the_bot_played_any_of_their_cards_is_told_it_sat_in(live, new_page):
+    """Big Mariage: the first of the two people asked to bid drops; a bot bids for them, and the
+    bidding waits for the other. Back before any card of theirs is played, they are told a bot
+    sat in for them (a bid made for them had gone unsaid), and their hand is whole."""
+    code = create_room(live, "big_mariage", ["open", "open", "bot:rules", "bot:rules"])
+    pages = [new_page(), new_page(PHONE)]
+    sit(pages[0], live, code, "Anna", 0)
+    sit(pages[1], live, code, "Boris", 1)
+    wait_state(pages[0], "s.match.deal.phase === 'bidding'")
+    # (the first dealer is drawn: the bidding starts at its left, and of seats 0 and 1 the
+    # first asked is 0 unless the dealer is 0)
+    away = 1 if state(pages[0])["match"]["deal"]["dealer"] == 0 else 0
+    leaver, stayer = pages[away], pages[1 - away]
+    wait_state(leaver, f"s.match.deal.turn === {away}")
+    seen = state(leaver)["match"]["deal"]["hands"][away]
+    leaver.goto("about:blank")  # the connection drops as the bid is asked for
+    stayer.locator(f"[data-testid=standin-box-{away}]").wait_for()
+    stayer.click(f"[data-testid=standin-{away}-rules]")
+    wait_state(stayer, f"s.match.deal.bids.some(([seat]) => seat === {away})")
+    assert state(stayer)["match"]["deal"]["hand_sizes"][away] == len(seen)
+    leaver.goto(f"{live.http}/r/{code}")
+    leaver.wait_for_selector(f".seat.me[data-seat='{away}']")
+    leaver.locator("#toast.info", has_text="While you were away, a bot sat in for you; the seat is yours again.").wait_for()
+    wait_state(leaver, f"!s.room.seats[{away}].standin && s.you.seat === {away}")
+    assert sorted(state(leaver)["match"]["deal"]["hands"][away]) == sorted(seen)
+    healthy(leaver, stayer)
+
+
 def test_a_seat_token_not_recognised_is_said_and_forgotten(live, new_page):
     """A page whose kept seat token the table does not know (another server's, a typo'd copy)
     says it watches, once, and forgets the token (it had been sent on every reconnection)."""
