@@ -815,10 +815,10 @@ def test_a_tap_on_a_seat_badge_says_what_it_means_on_a_touch_screen(live, new_pa
     # touches it: "(Анна)", "Анна,")
     act(phone, phone.locator("[data-testid=bid-button]"))
     phone.wait_for_selector("#info .named")
-    named = phone.locator("#info .named").all()
-    assert all(re.fullmatch(r"\(?(Анна|Бот \d)[),.:]?", n.text_content()) for n in named), \
-        [n.text_content() for n in named]
-    assert all(n.bounding_box()["height"] < 24 for n in named)
+    # (read at once: the bots' bids redraw the lines)
+    named = phone.evaluate("[...document.querySelectorAll('#info .named')].map((n) => [n.textContent, n.getBoundingClientRect().height])")
+    assert named and all(re.fullmatch(r"\(?(Анна|Бот \d)[),.:]?", text) for text, _ in named), named
+    assert all(height < 24 for _, height in named), named
     laptop = new_page(LAPTOP)
     laptop.goto(f"{live.http}/r/{code}")
     laptop.locator(".seat[data-seat='1'] .badge.team").click()
