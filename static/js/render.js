@@ -124,7 +124,8 @@ export function renderInfo(box, m) {
     stock.append(el("span", { class: "stock-label" }, t("mj.stock", { n: d.stock_count })));
     lines.push(stock);
     if (d.end_phase && d.phase !== "over") lines.push(el("p", { class: "banner strict", "data-testid": "end-phase" }, t("mj.end_phase"), el("span", { class: "more" }, " " + t("mj.end_phase_more"))));
-    if (d.exchanged_by !== null && d.exchanged_by !== undefined) lines.push(el("p", { class: "note" }, tWho("mj.exchanged", { name: m.names[d.exchanged_by] })));
+    // (while the turn-up it brought lies there: after, a line the strict play had kept to no end)
+    if (d.exchanged_by !== null && d.exchanged_by !== undefined && d.turn_up) lines.push(el("p", { class: "note" }, tWho("mj.exchanged", { name: m.names[d.exchanged_by] })));
     // (the dealer's points before any card, while the dix lies turned up: unexplained, they had
     // puzzled a newcomer; said short on a phone, beside the stock, where a line of its own had
     // pushed the top seat under the table's bar)

@@ -560,6 +560,24 @@ def test_a_marjolet_dix_turned_up_says_why_the_dealer_has_ten(live, new_page, lo
     healthy(page)
 
 
+def test_a_marjolet_dix_exchanged_is_said_while_the_turn_up_lies_there(live, new_page):
+    """Once the turn-up is taken (the stock's last card drawn), "Anna exchanged the dix" is
+    said no more: it had stayed through the strict play, a line of a small phone's centre."""
+    code = create_room(live, "marjolet", ["open", "open"])
+    page = new_page()
+    page.goto(f"{live.http}/r/{code}")
+    page.wait_for_selector(".seat")
+    shown = page.evaluate("""async () => {
+      const { renderInfo } = await import('/static/js/render.js');
+      const box = document.getElementById('info');
+      return [["7H", 9, false], [null, 0, true]].map(([turn_up, stock_count, end_phase]) => {
+        renderInfo(box, { game: "marjolet", names: ["Anna", "Boris"], deal: { trump: "H", turn_up, exchanged_by: 0,
+          dix: [{ seat: 0, how: "exchanged", points: 10 }], dealer: 1, stock_count, end_phase, phase: "play" } });
+        return box.innerText.includes("Anna exchanged the dix"); }); }""")
+    assert shown == [True, False], shown
+    healthy(page)
+
+
 def test_a_score_is_written_with_a_minus_sign_and_a_gain_with_a_plus(live, new_page):
     """The sheet and the result write "−75" (a minus sign, as on the bid buttons: a hyphen had
     read "-75") and, in Big Mariage, "+12" for a gain."""
