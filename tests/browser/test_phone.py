@@ -120,7 +120,7 @@ def test_a_whole_big_mariage_match_on_two_laptops_and_two_phones(paused, new_pag
         p.wait_for_selector(RESULT)
         assert p.evaluate(OPAQUE), "the table shows through the match's result"
         assert state(p)["match"]["totals"] == m["totals"]
-        for i, total in enumerate(m["totals"]):  # "total 230", "итого 230"
+        for i, total in enumerate(m["totals"]):  # "match total 230", "всего в партии 230"
             shown = p.text_content(f"[data-testid=result-total-{i}]")
             assert re.search(r"\u2212?\d+", shown).group() == str(total).replace("-", "\u2212"), shown
         assert p.locator("[data-testid=rematch]").count() == 1
