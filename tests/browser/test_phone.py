@@ -791,6 +791,27 @@ def test_a_marjolet_dix_turned_up_is_said_beside_the_stock_on_a_small_phone(live
     healthy(page)
 
 
+@pytest.mark.parametrize("size, listed", [({"width": 360, "height": 640}, False), (PHONE, True)], ids=["640", "844"])
+def test_marjolet_combinations_scored_are_listed_under_the_moves_where_the_screen_has_room(live, new_page, size, listed):
+    """At 360×640 the list (a line a declaration, for the rest of the deal) had kept the top seat
+    under the table's bar: there the seats' points and shown cards say it."""
+    code = create_room(live, "marjolet", ["open", "open"])
+    page = new_page(size, locale="ru-RU", **TOUCH)
+    sit(page, live, code, "Маша", 0)  # (nobody else sits: nothing redraws the moves meanwhile)
+    shown = page.evaluate("""async () => {
+      const { drawControls } = await import('/static/js/table/panels/marjolet.js');
+      const { el } = await import('/static/js/common.js');
+      const box = document.querySelector('.actions');
+      box.replaceChildren();
+      const combo = (cards, points) => ({ cards, points });
+      drawControls({ state: { match: { deals: [{}, {}] } }, names: ["Маша", "Bob"], moves: {}, act: () => {},
+        deal: { phase: "play", end_phase: false, trick: [], scored_combinations: [[combo(["KS", "QS"], 20)], [combo(["KH", "QH"], 20), combo(["QH", "JC"], 20)]] },
+        line: (...content) => box.append(el("div", { class: "action-line" }, ...content)) });
+      return [...box.querySelectorAll('.combo')].map((c) => c.getClientRects().length > 0); }""")
+    assert shown == [listed] * 3
+    healthy(page)
+
+
 def test_a_tap_on_a_seat_badge_says_what_it_means_on_a_touch_screen(live, new_page):
     """A touch screen shows no title on hover: a tap on "D" (the dealer), a team's letter or
     "bot" says what it means and whose it is; with a mouse, the title does that and a click
