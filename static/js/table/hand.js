@@ -36,6 +36,12 @@ export function drawHand({ moves, cardMarks, act, redraw }) {
   // as many cards in a row as make them big enough to touch: a long hand takes two rows (CSS)
   row.style.setProperty("--per-row", String(cards.length > 12 ? Math.ceil(cards.length / 2) : cards.length));
   for (const card of cards) row.append(cardButton(card, offer));
+  // one stop of the Tab key for the whole hand, the arrows going from card to card (seventeen
+  // stops had stood between the cards chosen and the button that passes them): the card
+  // focused, else the first that may be played or chosen
+  const entry = row.querySelector(".card.playable") || row.firstElementChild;
+  for (const button of row.children) button.tabIndex = button === entry ? 0 : -1;
+  row.addEventListener("focusin", (ev) => { for (const button of row.children) button.tabIndex = button === ev.target ? 0 : -1; });
   box.append(row);
 }
 
@@ -90,10 +96,16 @@ function moveAlongRow(ev) {
 function chooseCard(card, moves, act, redraw) {
   const { chosen } = table;
   if (moves.pass && moves.pass.from && moves.pass.from.includes(card)) {
+    const before = chosen.pass.size;
     if (chosen.pass.has(card)) chosen.pass.delete(card);
     else if (chosen.pass.size < moves.pass.choose) chosen.pass.add(card);
     else toast(t("bmaria.three_only", { n: moves.pass.choose }), "info");
     redraw();
+    // the last card chosen: on to the button that passes them
+    if (chosen.pass.size === moves.pass.choose && before < chosen.pass.size) {
+      const send = document.querySelector("[data-testid=pass-button]");
+      if (send) send.focus({ preventScroll: true });
+    }
     return;
   }
   if (moves.give && moves.give.cards.includes(card)) {
@@ -124,10 +136,17 @@ function chooseCard(card, moves, act, redraw) {
 // player never loses their place, and a screen reader never falls back to the page's top.
 let lost = null;  // where the focus was when its element went away, until something takes it
 const LOST_MS = 20000;  // (after that, a focus that comes back would only surprise)
-document.addEventListener("focusin", () => { lost = null; });
+// the invitation, given the focus on taking a seat before the deal is dealt: the focus goes on
+// from it to what the deal asks, unless the person has moved it meanwhile
+let waiting = null;
+document.addEventListener("focusin", (ev) => {
+  lost = null;
+  if (waiting && ev.target !== waiting.target) waiting = null;
+});
 
 export function rememberFocus() {
   const a = document.activeElement;
+  if (waiting && a === waiting.target) return waiting.place;
   if (!a || a === document.body) return lost && performance.now() - lost.at < LOST_MS ? lost : null;
   // (a seat taken, its form goes: the focus had gone back to the top of the page)
   if (a.closest("#join-panel")) return { joining: a.dataset.testid || a.id };
@@ -144,7 +163,10 @@ export function restoreFocus(place) {
   const target = samePlace(place) || nextControl();
   if (!target) { lost = { ...place, at: place.at ?? performance.now() }; return; }
   if (document.activeElement !== target) target.focus({ preventScroll: true });
+  if (place.joining && !dealt()) waiting = { place, target };
 }
+
+const dealt = () => Boolean(table.state && table.state.match && table.state.match.deal);
 
 /** Takes the focus on to what comes next (the result's button, the game's controls, the cards
  * to play), when what it was on is closed. */
@@ -157,7 +179,9 @@ function samePlace(place) {
   if (place.joining) {  // (the form drawn again while other seats are open: the same control)
     const panel = document.getElementById("join-panel");
     if (!panel.hidden) return panel.querySelector(`[data-testid="${place.joining}"], #${place.joining}`);
-    // seated, the match waiting for the seats still open: a bot for one, or the invitation
+    // seated, the match waiting for the seats still open (or a moment for its first deal): a
+    // bot for one, or the invitation; the deal dealt, what it asks of them
+    if (dealt()) return nextControl();
     return nextControl() || document.querySelector("#actions button") || document.getElementById("copy-invite");
   }
   if (place.card) {
