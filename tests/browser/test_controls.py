@@ -248,7 +248,7 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
     # the result panel: the final totals, the winners marked, and the rematch
     over = state(page)["match"]
     for seat, total in enumerate(over["totals"]):
-        assert page.text_content(f"[data-testid=result-total-{seat}]") == f"match total {total}"
+        assert page.text_content(f"[data-testid=result-total-{seat}]") == f"match total\u00a0{total}"
         won = "★" in page.text_content(f"[data-testid=result-side-{seat}] h3")
         assert won == (seat in over["winners"]), (seat, over["winners"])
     winner_names = [["Anna", "Bot 2", "Bot 3"][w] for w in over["winners"]]

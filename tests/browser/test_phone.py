@@ -120,7 +120,7 @@ def test_a_whole_big_mariage_match_on_two_laptops_and_two_phones(paused, new_pag
         p.wait_for_selector(RESULT)
         assert p.evaluate(OPAQUE), "the table shows through the match's result"
         assert state(p)["match"]["totals"] == m["totals"]
-        for i, total in enumerate(m["totals"]):  # "match total 230", "всего в партии 230"
+        for i, total in enumerate(m["totals"]):  # "match total 230", "в партии 230"
             shown = p.text_content(f"[data-testid=result-total-{i}]")
             assert re.search(r"\u2212?\d+", shown).group() == str(total).replace("-", "\u2212"), shown
         assert p.locator("[data-testid=rematch]").count() == 1
@@ -755,6 +755,16 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
     # screen; the hand, empty now, and the moves ("next deal…") may be below it when it is tall
     assert [bad for bad in fits(page) if bad.startswith("#result")] == [], "the deal's result"
     assert page.locator("#actions .combo").count() == 0, "the combinations scored said twice"
+    # each side's match total on one line ("всего в партии / 130" had made the result taller)
+    lines = page.evaluate("""() => [...document.querySelectorAll('#result .total')].map((p) => {
+      const text = document.createRange(); text.selectNodeContents(p);
+      let lines = 0, bottom = -Infinity;  // (the figure, larger, has a rectangle of its own on the line)
+      for (const r of [...text.getClientRects()].sort((a, b) => a.top - b.top)) {
+        if (r.top >= bottom - 2) lines += 1;
+        bottom = Math.max(bottom, r.bottom);
+      }
+      return lines; })""")
+    assert lines and set(lines) == {1}, lines
     page.wait_for_timeout(300)  # (the result drawn and brought into sight)
     assert page.evaluate("""() => document.getElementById('result').getBoundingClientRect().top >=
         document.querySelector('.tablebar').getBoundingClientRect().bottom"""), \

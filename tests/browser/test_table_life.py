@@ -247,7 +247,7 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
         assert f"♥ ×{summary['hearts'][seat]}" in side
         for card, points in zip(summary["spades"][seat], summary["spade_penalties"][seat]):
             assert f"{card[0]}♠ {points}" in side, side  # ("Q♠ 13": its penalty in sight)
-        assert anna.text_content(f"[data-testid=result-total-{seat}]") == f"match total {summary['penalties'][seat]}"
+        assert anna.text_content(f"[data-testid=result-total-{seat}]") == f"match total\u00a0{summary['penalties'][seat]}"
     assert watcher.locator("[data-testid=next-deal]").count() == 0  # spectators wait and read
     assert boris.text_content("[data-testid=next-deal]") == "Следующая раздача"
     # the countdown runs on the page between two states

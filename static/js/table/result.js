@@ -3,7 +3,7 @@
 // reads it), who asked for the next deal, the countdown to it (ROOM.deal_left) and "Next deal"
 // for the people at the table. Once the match is over: the winners, the final totals,
 // "Rematch" and who asked for it.
-import { t, el, cardText, fullStop, signed } from "../common.js";
+import { t, tParts, el, cardText, fullStop, signed } from "../common.js";
 import { columnLabels, columnNames, dealDetails } from "../sheet.js";
 import { table } from "./state.js";
 import { announce } from "./notices.js";
@@ -76,7 +76,7 @@ function sides(m, last, headings, names) {
       el("h3", {}, heading, won ? " ★" : ""),
       el("p", { class: "deal-points", "data-testid": "result-points-" + i }, signed(score, m.game === "big_mariage")),
       el("ul", { class: "details" }, dealDetails(m.game, last.summary, i, names, false).map((part) => el("li", {}, part))),
-      el("p", { class: "total", "data-testid": "result-total-" + i }, t("result.total", { n: signed(m.totals[i]) })));
+      el("p", { class: "total", "data-testid": "result-total-" + i }, ...tParts("result.total", { n: el("b", {}, signed(m.totals[i])) })));
   }));
 }
 
