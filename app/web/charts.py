@@ -90,7 +90,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
     shown = [_short(name) for name in names]
     width, height, pad = 760, 260, 40
     right = max(160, round(12 + LETTER_WIDTH * max(map(len, shown), default=0)))
-    left = 70  # room for "-1940" at the larger size of a phone (cardroom.css)
+    left = 70  # room for "−1940" at the larger size of a phone (cardroom.css)
     values = [v for r in rows for v in r] or [0]
     low, high = min(0, min(values)), max(1, max(values))
     n = max(1, len(rows) - 1)
@@ -102,7 +102,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
         return height - pad - (height - 2 * pad) * (v - low) / (high - low)
 
     colours = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
-    finals = ", ".join(f"{name} {v}" for name, v in zip(names, rows[-1] if rows else []))
+    finals = ", ".join(f"{name} {_figure(v)}" for name, v in zip(names, rows[-1] if rows else []))
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
              f'xmlns="http://www.w3.org/2000/svg">',
              f'<title>{Markup.escape(title)}: {Markup.escape(finals)}</title>',

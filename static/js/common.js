@@ -158,6 +158,10 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** A team's letter, in the page's alphabet (in Russian "А" and "Б": a Latin "B" beside the cards
+ * had read as "В", the jack). */
+export const teamLetter = (team) => t("team.letter_" + team);
+
 /** The seats on `seat`'s right and left at a table of `seats` (Black Maria's cards go to the
  * right: the seat before in play's order). */
 export const neighbours = (seat, seats) => ({ right: (seat + seats - 1) % seats, left: (seat + 1) % seats });
@@ -168,7 +172,9 @@ export function actionText(seat, action, names) {
   const who = names[seat];
   switch (action.type) {
     case "play": return [t(action.trump ? "replay.play_call" : "replay.play", { name: who }), " ", cardText(action.card)];
-    case "pass": return action.cards ? [t("replay.pass_cards", { name: who, to: names[neighbours(seat, names.length).right] }), " ", cardsText(action.cards)] : [t("replay.pass", { name: who })];
+    case "pass": return action.cards
+      ? [t("replay.pass_cards", { name: who, to: names[neighbours(seat, names.length).right] }), " ", cardsText(action.cards)]
+      : [t("replay.pass", { name: who })];
     case "bid": return [t("replay.bid", { name: who, n: action.value })];
     case "contract": return [t("replay.contract", { name: who, n: action.value })];
     case "give": return [t("replay.give", { name: who, to: names[action.to] }), ...(action.card ? [" ", cardText(action.card)] : [])];  // (others see no card)

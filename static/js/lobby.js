@@ -1,5 +1,5 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
-import { t, el, refusalText, sentence, seatName } from "./common.js";
+import { t, el, refusalText, sentence, seatName, teamLetter } from "./common.js";
 import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
@@ -31,7 +31,7 @@ function drawGame() {
     opts.append(el("div", { class: "option" }, el("label", { for: id }, t("optname." + key)), input, el("p", { class: "meaning", id: id + "-meaning" }, meaning)));
   }
   for (let s = 0; s < game.seats; s++) {
-    const label = t("lobby.seat_n", { n: s + 1 }) + (game.teams ? " · " + t("seat.team", { n: t("team.letter_" + (s % 2)) }) : "");
+    const label = t("lobby.seat_n", { n: s + 1 }) + (game.teams ? " · " + t("seat.team", { n: teamLetter(s % 2) }) : "");
     if (s === 0) {  // the table's maker takes it (an open seat until then)
       seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), el("span", { class: "seat-you" }, t("lobby.you_sit_here"))));
       continue;

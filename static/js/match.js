@@ -18,11 +18,18 @@ let analysis = null;
 let redraw = () => {};
 let showMove = () => {};  // (the replay's, once it is loaded)
 if ($("analysis") && match.status === "finished") {
-  startAnalysis($("analysis"), match, names, (result) => { analysis = result; $("replay-section").classList.toggle("analysed", !!result); redraw(); }, (deal, index) => showMove(deal, index));
+  startAnalysis($("analysis"), match, names, (result) => {
+    analysis = result;
+    $("replay-section").classList.toggle("analysed", !!result);
+    redraw();
+  }, (deal, index) => showMove(deal, index));
 }
 
 let showDeal = null;  // (the replay's, once it is loaded: each deal's number in the table then leads to it)
-const drawSheet = () => renderSheet($("deal-table"), { game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [], finished: match.status === "finished", caption: false, target: (match.options || {}).target, onDeal: showDeal });
+const drawSheet = () => renderSheet($("deal-table"), {
+  game: match.game, deals: match.deal_list, names, teams, winners: match.winners || [],
+  finished: match.status === "finished", caption: false, target: (match.options || {}).target, onDeal: showDeal,
+});
 drawSheet();
 
 async function startReplay() {

@@ -2,12 +2,10 @@
 // Used by the live table and by the replay viewer. Everything comes from the engine's view and
 // the server's facts, in a model `m` = {game, nSeats, teams ([[0, 2], [1, 3]] or null), me,
 // names, seatInfo (SEATs; none in a replay), deal, toAct, replay}.
-import { t, tWho, fitNames, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel } from "./common.js";
+import { t, tWho, fitNames, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel, teamLetter } from "./common.js";
 
 
 /** A team's letter: team 0 is A, team 1 is B (SEAT.team). */
-// (in Russian "А" and "Б": a Latin "B" had read as "В", the jack)
-export const teamLetter = (team) => t("team.letter_" + team);
 
 function seatBadges(m, s) {
   const info = (m.seatInfo || [])[s] || {};
@@ -125,7 +123,8 @@ export function renderInfo(box, m) {
     lines.push(stock);
     if (d.end_phase && d.phase !== "over") lines.push(el("p", { class: "banner strict", "data-testid": "end-phase" }, t("mj.end_phase"), el("span", { class: "more" }, " " + t("mj.end_phase_more"))));
     // (while the turn-up it brought lies there: after, a line the strict play had kept to no end)
-    if (d.exchanged_by !== null && d.exchanged_by !== undefined && d.turn_up) lines.push(el("p", { class: "note" }, tWho("mj.exchanged", { name: m.names[d.exchanged_by] })));
+    const exchanged = d.exchanged_by !== null && d.exchanged_by !== undefined;
+    if (exchanged && d.turn_up) lines.push(el("p", { class: "note" }, tWho("mj.exchanged", { name: m.names[d.exchanged_by] })));
     // (the dealer's points before any card, while the dix lies turned up: unexplained, they had
     // puzzled a newcomer; said short on a phone, beside the stock, where a line of its own had
     // pushed the top seat under the table's bar)

@@ -56,6 +56,12 @@ export function columnNames(teams, names) {
     teams ? teams[i].map((seat, k) => el("span", {}, k ? t("team_and") : "", names[seat])) : label));
 }
 
+/** On the match page, a deal's number: a button to its replay. */
+function dealLink(index, onDeal) {
+  const label = t("replay.deal", { n: index + 1 });
+  return el("button", { type: "button", class: "deal-link", title: label, "aria-label": label, onclick: () => onDeal(index) }, `${index + 1} ▶`);
+}
+
 /** deals: [{scores, summary, over}], names by seat, teams as columnLabels takes them; onDeal(index),
  * if given, is called by each deal's number. */
 export function renderSheet(container, { game, deals, names, teams = null, winners = [], finished = false, caption = true, target = null, onDeal = null }) {
@@ -69,10 +75,7 @@ export function renderSheet(container, { game, deals, names, teams = null, winne
   deals.forEach((deal, index) => {
     if (!deal.over || !deal.summary) return;
     totals = totals.map((v, i) => v + (deal.scores[i] || 0));
-    // (on the match page, each deal's number a button to its replay)
-    const label = t("replay.deal", { n: index + 1 });
-    const number = onDeal ? el("button", { type: "button", class: "deal-link", title: label, "aria-label": label, onclick: () => onDeal(index) }, `${index + 1} ▶`) : String(index + 1);
-    const row = el("tr", { dataset: { deal: String(index) } }, el("th", {}, number));
+    const row = el("tr", { dataset: { deal: String(index) } }, el("th", {}, onDeal ? dealLink(index, onDeal) : String(index + 1)));
     cols.forEach((_, i) => {
       const details = dealDetails(game, deal.summary, i, names);
       const sc = deal.scores[i];

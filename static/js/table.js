@@ -2,8 +2,8 @@
 // actions box, the result panel, the score sheet and the chat, and holds the page's own
 // controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
 // controls are in table/panels/.
-import { t, tWho, fitNames, listText, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken } from "./common.js";
-import { renderSeats, renderInfo, renderTrick, teamLetter } from "./render.js";
+import { t, tWho, fitNames, listText, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken, teamLetter } from "./common.js";
+import { renderSeats, renderInfo, renderTrick } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
 import { follower } from "./table/sync.js";

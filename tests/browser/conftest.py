@@ -16,6 +16,7 @@ import secrets
 from datetime import datetime
 from pathlib import Path
 
+import httpx
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
@@ -157,6 +158,13 @@ def fresh_name(name: str) -> str:
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def demo_match(server, game: str) -> dict:
+    """A demo match of ``game`` (its room's code "DEMOnn"): the same whatever the other tests
+    have finished before (the newest finished match may be one of theirs)."""
+    found = httpx.get(f"{server.http}/api/matches", params={"game": game, "status": "finished", "limit": 500}).json()["matches"]
+    return next(m for m in found if m["room"].startswith("DEMO"))
 
 
 def stored_match(server, seed: str, names: list[str], when: datetime) -> int:

@@ -9,7 +9,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from .conftest import fresh_name, shot, stored_match
+from .conftest import demo_match, fresh_name, shot, stored_match
 from .test_tables import create_room, healthy, sit
 
 pytestmark = pytest.mark.browser
@@ -138,7 +138,7 @@ def test_each_deal_in_the_table_and_the_link_at_the_top_lead_to_the_replay(live,
 def test_a_replayed_pass_names_who_the_cards_went_to(live, new_page):
     """("Boris passes 2♠ 2♥ 9♦" had not said to whom.) The name is the seat the engine gave
     the cards to, as its frames show them received once all have passed."""
-    match = httpx.get(f"{live.http}/api/matches", params={"status": "finished", "game": "black_maria"}).json()["matches"][0]
+    match = demo_match(live, "black_maria")
     frames = httpx.get(f"{live.http}/api/matches/{match['id']}/replay").json()["frames"]
     names = [p["name"] for p in httpx.get(f"{live.http}/api/matches/{match['id']}").json()["players"]]
     passes = [i for i, f in enumerate(frames) if f["action"] and f["action"]["type"] == "pass"][:3]

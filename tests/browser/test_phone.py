@@ -11,7 +11,7 @@ import re
 import httpx
 import pytest
 
-from .conftest import LAPTOP, PHONE, fresh_name, shot
+from .conftest import LAPTOP, PHONE, demo_match, fresh_name, shot
 from .test_table_life import (
     _OVERLAPS,
     BIG_LANDSCAPE,
@@ -44,6 +44,17 @@ pytestmark = pytest.mark.browser
 #: a phone's browser: touch, and the page's viewport (a tap there also moves the mouse, as on a
 #: real phone, which leaves :hover on what was touched)
 TOUCH = {"has_touch": True, "is_mobile": True}
+
+#: The lines an element's text takes (its rectangles one below another: a larger figure or a
+#: card's chip on a line has a rectangle of its own there, a pixel lower or higher).
+LINES_OF = """(e) => {
+  const text = document.createRange(); text.selectNodeContents(e);
+  let lines = 0, bottom = -Infinity;
+  for (const r of [...text.getClientRects()].sort((a, b) => a.top - b.top)) {
+    if (r.top >= bottom - 2) lines += 1;
+    bottom = Math.max(bottom, r.bottom);
+  }
+  return lines; }"""
 #: the hand's cards that stand raised though none is chosen
 RAISED = """() => [...document.querySelectorAll('#hand .card:not(.selected)')]
   .filter((c) => getComputedStyle(c).transform !== 'none').map((c) => c.dataset.card)"""
@@ -281,9 +292,8 @@ def test_a_replay_on_a_small_phone_upright_shows_its_buttons_its_step_and_its_wh
     screen's top, and the felt under them is seen whole: no seat under the buttons (the bar had
     covered the top seat whenever the bottom hand was looked at, and what the step did had
     scrolled away)."""
-    matches = httpx.get(f"{live.http}/api/matches?game={game}&status=finished").json()["matches"]
     page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
-    page.goto(f"{live.http}/matches/{matches[0]['id']}")
+    page.goto(f"{live.http}/matches/{demo_match(live, game)['id']}")
     page.wait_for_selector("#replay .seat")
     wrong = page.evaluate("""() => {
       const box = (e) => e.getBoundingClientRect(), wrong = [];
@@ -308,17 +318,14 @@ def test_a_replay_on_a_small_phone_upright_shows_its_buttons_its_step_and_its_wh
 def test_a_replay_on_a_tall_phone_keeps_its_felt_still_as_the_steps_said_wrap(live, new_page):
     """At 390×844 the bar keeps two lines for what the step did: the felt under it had moved
     down and up by a line whenever "Anna leads and calls trumps: Q♣ · score 105 : −400" wrapped."""
-    matches = httpx.get(f"{live.http}/api/matches?game=big_mariage&status=finished").json()["matches"]
     page = new_page(PHONE, locale="ru-RU", **TOUCH)
-    page.goto(f"{live.http}/matches/{matches[0]['id']}")
+    page.goto(f"{live.http}/matches/{demo_match(live, 'big_mariage')['id']}")
     page.wait_for_selector("#replay .seat")
     tops, lines = page.evaluate("""() => { const next = document.getElementById('rp-next'), tops = new Set(), lines = new Set();
       for (let k = 0; k < Number(document.getElementById('rp-slider').max); k++) {
         next.click();
         tops.add(Math.round(document.querySelector('#replay .felt').getBoundingClientRect().top));
-        const text = document.createRange();
-        text.selectNodeContents(document.getElementById('rp-action'));
-        lines.add(new Set([...text.getClientRects()].map((r) => Math.round(r.bottom))).size);
+        lines.add((""" + LINES_OF + """)(document.getElementById('rp-action')));
       }
       return [[...tops], [...lines]]; }""")
     assert sorted(lines) == [1, 2]  # (some steps said in one line, some in two)
@@ -756,14 +763,7 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
     assert [bad for bad in fits(page) if bad.startswith("#result")] == [], "the deal's result"
     assert page.locator("#actions .combo").count() == 0, "the combinations scored said twice"
     # each side's match total on one line ("всего в партии / 130" had made the result taller)
-    lines = page.evaluate("""() => [...document.querySelectorAll('#result .total')].map((p) => {
-      const text = document.createRange(); text.selectNodeContents(p);
-      let lines = 0, bottom = -Infinity;  // (the figure, larger, has a rectangle of its own on the line)
-      for (const r of [...text.getClientRects()].sort((a, b) => a.top - b.top)) {
-        if (r.top >= bottom - 2) lines += 1;
-        bottom = Math.max(bottom, r.bottom);
-      }
-      return lines; })""")
+    lines = page.evaluate(f"() => [...document.querySelectorAll('#result .total')].map({LINES_OF})")
     assert lines and set(lines) == {1}, lines
     page.wait_for_timeout(300)  # (the result drawn and brought into sight)
     assert page.evaluate("""() => document.getElementById('result').getBoundingClientRect().top >=

@@ -6,6 +6,8 @@ import { table } from "./state.js";
 import { toast } from "./notices.js";
 import { cardsSending } from "./inflight.js";
 
+let lastFocused = null;  // the card of the hand the focus was last on (its Tab stop)
+
 /** Draws #hand; `cardMarks(deal, me)`: the game's marks, card -> {className, label}. */
 export function drawHand({ moves, cardMarks, act, redraw }) {
   const box = document.getElementById("hand");
@@ -37,11 +39,14 @@ export function drawHand({ moves, cardMarks, act, redraw }) {
   row.style.setProperty("--per-row", String(cards.length > 12 ? Math.ceil(cards.length / 2) : cards.length));
   for (const card of cards) row.append(cardButton(card, offer));
   // one stop of the Tab key for the whole hand, the arrows going from card to card (seventeen
-  // stops had stood between the cards chosen and the button that passes them): the card
-  // focused, else the first that may be played or chosen
-  const entry = row.querySelector(".card.playable") || row.firstElementChild;
+  // stops had stood between the cards chosen and the button that passes them): the card last
+  // focused there, else the first that may be played or chosen
+  const entry = [...row.children].find((b) => b.dataset.card === lastFocused) || row.querySelector(".card.playable") || row.firstElementChild;
   for (const button of row.children) button.tabIndex = button === entry ? 0 : -1;
-  row.addEventListener("focusin", (ev) => { for (const button of row.children) button.tabIndex = button === ev.target ? 0 : -1; });
+  row.addEventListener("focusin", (ev) => {
+    lastFocused = ev.target.dataset.card;
+    for (const button of row.children) button.tabIndex = button === ev.target ? 0 : -1;
+  });
   box.append(row);
 }
 
@@ -143,6 +148,7 @@ document.addEventListener("focusin", (ev) => {
   lost = null;
   if (waiting && ev.target !== waiting.target) waiting = null;
 });
+document.addEventListener("focusout", (ev) => { if (waiting && ev.target === waiting.target) waiting = null; });
 
 export function rememberFocus() {
   const a = document.activeElement;
@@ -163,7 +169,7 @@ export function restoreFocus(place) {
   const target = samePlace(place) || nextControl();
   if (!target) { lost = { ...place, at: place.at ?? performance.now() }; return; }
   if (document.activeElement !== target) target.focus({ preventScroll: true });
-  if (place.joining && !dealt()) waiting = { place, target };
+  waiting = place.joining && !dealt() ? { place, target } : null;
 }
 
 const dealt = () => Boolean(table.state && table.state.match && table.state.match.deal);
