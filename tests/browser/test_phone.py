@@ -192,6 +192,22 @@ def test_a_tapped_card_goes_down_when_let_go_or_played(live, new_page):
 
 # -- free seats ----------------------------------------------------------------------------------
 
+def test_the_bots_offered_for_three_free_seats_fit_a_phone_above_its_bar(live, new_page):
+    """Big Mariage before friends come: three seats free, each its line and three short bots in
+    a row (nine buttons that each named the seat had gone on under the bottom bar)."""
+    code = create_room(live, "big_mariage", ["open"] * 4)
+    page = new_page(PHONE, locale="ru-RU", **TOUCH)
+    sit(page, live, code, "Ира", 0)
+    page.wait_for_selector("[data-testid=standin-box-3]")
+    assert page.text_content("[data-testid=standin-1-rules]") == "По правилам"
+    assert page.get_attribute("[data-testid=standin-box-1]", "aria-label") == "Место 2 (соперник слева) свободно. Его может занять бот:"
+    below = page.evaluate("""() => { const bar = document.querySelector('.tools').getBoundingClientRect().top;
+      return [...document.querySelectorAll('[data-testid^=standin-box-] button')].filter((b) => b.getBoundingClientRect().bottom > bar)
+        .map((b) => b.dataset.testid); }""")
+    assert below == []
+    healthy(page)
+
+
 @pytest.mark.parametrize("locale, words", [
     ("en-GB", {"seat": "Seat 2", "badge": "free", "one": "Waiting for players: 1 seat is free.",
                "two": "2 free seats", "one_free": "1 free seat"}),

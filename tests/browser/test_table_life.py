@@ -488,7 +488,8 @@ def test_bots_are_named_apart_in_each_language_and_seats_by_where_they_sit(live,
     assert guest.text_content("[data-testid=take-seat-1]") == "Сесть на место 2 · пара Б · партнёр: Бот 4"
     # the person at the table reads where the free seat is, in the bot buttons
     assert "Seat 2 (opponent on your left) is free." in anna.text_content("[data-testid=standin-box-1]")
-    assert anna.text_content("[data-testid=standin-1-rules]") == "Rules bot takes seat 2 (opponent on your left)"
+    assert anna.text_content("[data-testid=standin-1-rules]") == "Rules bot"
+    assert anna.get_attribute("[data-testid=standin-box-1]", "aria-label") == "Seat 2 (opponent on your left) is free. A bot may take it:"
     anna.click("[data-testid=standin-1-rules]")
     for p in (anna, guest):
         wait_state(p, "s.match && s.room.seats[1].kind === 'bot'")

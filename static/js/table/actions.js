@@ -93,15 +93,14 @@ function drawStandins(state, line, send, redraw, mine) {
     if (away && mine) continue;
     const ask = (bot) => () => send({ type: "standin", seat: s, bot });
     const who = relationOf(state, s);
-    // (someone away: the three said short under one line that names them, in one row on a
-    // phone; three lines that each named them had pushed the table off its screen)
-    const label = (bot) => (away ? t(`standin.${bot}`) : t(`standin.seat_${bot}`, { n: s + 1, who }));
+    // (the three bots said short under one line that names the seat, in one row on a phone;
+    // three lines a seat that each named it had pushed the table off its screen: nine before
+    // the first deal of Big Mariage with friends still to come)
     const why = away ? t("standin.away", { name, who }) : t("standin.free", { n: s + 1, who });
-    line(el("div", { class: "standin-box" + (away ? " away" : ""), role: "group", "aria-label": why, "data-testid": "standin-box-" + s },
+    line(el("div", { class: "standin-box", role: "group", "aria-label": why, "data-testid": "standin-box-" + s },
       el("span", { class: "note" }, why),
-      el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-rules`, onclick: ask("rules") }, label("rules")),
-      el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-random`, onclick: ask("random") }, label("random")),
-      el("button", { type: "button", class: "button small", "data-testid": `standin-${s}-strong`, onclick: ask("strong") }, label("strong"))));
+      ["rules", "random", "strong"].map((bot) => el("button", {
+        type: "button", class: "button small", "data-testid": `standin-${s}-${bot}`, onclick: ask(bot) }, t(`standin.${bot}`)))));
   }
   clearTimeout(graceTimer);
   if (soonest < Infinity) graceTimer = setTimeout(redraw, soonest + 50);
