@@ -108,6 +108,12 @@ class BlackMariaDeal(TrickDeal):
         if not self.to_pass:
             self._exchange()
 
+    @staticmethod
+    def pass_target(seat: int) -> int:
+        """The seat ``seat``'s three cards go to: its right-hand neighbour, the seat before it in
+        play's order (play goes to the left)."""
+        return (seat + 2) % 3
+
     def _exchange(self) -> None:
         """All three have chosen: each hand gives its pass to the right, takes the left's."""
         hands, passes = self.hands, self.passes
@@ -115,7 +121,8 @@ class BlackMariaDeal(TrickDeal):
             for card in passes[seat]:
                 hands[seat].remove(card)
         for seat in range(3):
-            self.received[seat] = list(passes[(seat + 1) % 3])
+            self.received[self.pass_target(seat)] = list(passes[seat])
+        for seat in range(3):
             hands[seat].extend(self.received[seat])
         self.phase = "play"
         self.leader = self.turn = (self.dealer + 1) % 3
@@ -161,6 +168,7 @@ class BlackMariaDeal(TrickDeal):
             "phase": self.phase,
             "dealer": self.dealer,
             "passed": [seat not in self.to_pass for seat in range(3)],
+            "pass_to": [self.pass_target(seat) for seat in range(3)],  # (for pages to name them)
             "scores": self.scores(),
             **self.trick_view(),
         }

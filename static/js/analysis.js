@@ -192,7 +192,7 @@ export function showMark(line, result, frames, i, names) {
   line.classList.add("mark-" + d.mark);
   // (the values in a part of their own, which a small phone leaves out: the line stays short)
   line.append(t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: tenths(d.cost) }),
-    " · ", t("analysis.better"), " ", ...actionText(d.seat, d.best, names),
+    " · ", t("analysis.better"), " ", ...actionText(d.seat, d.best, names, f.deal_view.pass_to),
     el("span", { class: "detail" }, " · ", t("analysis.values", { best: tenths(d.best_value), made: tenths(d.value) }),
       d.exact ? ` · ${t("analysis.exact")}` : ""));
 }

@@ -162,18 +162,15 @@ export function el(tag, attrs = {}, ...children) {
  * had read as "В", the jack). */
 export const teamLetter = (team) => t("team.letter_" + team);
 
-/** The seats on `seat`'s right and left at a table of `seats` (Black Maria's cards go to the
- * right: the seat before in play's order). */
-export const neighbours = (seat, seats) => ({ right: (seat + seats - 1) % seats, left: (seat + 1) % seats });
-
 /** What `seat` did (`action`, record.md's form), as a line of text and small cards: "Anna plays
- * 10♦". `names` by seat. */
-export function actionText(seat, action, names) {
+ * 10♦". `names` by seat; `passTo`, the deal's `pass_to` (Black Maria), names whom cards passed
+ * went to. */
+export function actionText(seat, action, names, passTo = null) {
   const who = names[seat];
   switch (action.type) {
     case "play": return [t(action.trump ? "replay.play_call" : "replay.play", { name: who }), " ", cardText(action.card)];
     case "pass": return action.cards
-      ? [t("replay.pass_cards", { name: who, to: names[neighbours(seat, names.length).right] }), " ", cardsText(action.cards)]
+      ? [passTo ? t("replay.pass_cards_to", { name: who, to: names[passTo[seat]] }) : t("replay.pass_cards", { name: who }), " ", cardsText(action.cards)]
       : [t("replay.pass", { name: who })];
     case "bid": return [t("replay.bid", { name: who, n: action.value })];
     case "contract": return [t("replay.contract", { name: who, n: action.value })];

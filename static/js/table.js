@@ -121,7 +121,8 @@ function tellDrawn(ev, before, after) {
 // The turn timer ran out and the rules bot moved for this person (docs/protocol.md `timer`).
 function tellTimerPlayed(ev) {
   if (ev.kind !== "action" || !ev.timer || ev.seat !== table.state.you.seat) return;
-  const said = [t("table.timer_played"), " ", ...actionText(ev.seat, ev.action, seatNames(table.state))];
+  const deal = (table.state.match && table.state.match.deal) || {};
+  const said = [t("table.timer_played"), " ", ...actionText(ev.seat, ev.action, seatNames(table.state), deal.pass_to)];
   toast(said, "info");
   announce(spoken(said));
 }

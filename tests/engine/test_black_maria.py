@@ -92,6 +92,19 @@ def test_pass_three_cards_to_the_right_after_all_have_chosen():
         assert deal.received[seat] == passes[left]
 
 
+def test_every_view_says_whom_each_seat_passes_to_and_the_cards_go_there():
+    """The pages name the right-hand neighbour from the view (``pass_to``), not by a rule of
+    their own: it is public, and it is where the engine sends the cards."""
+    hands = suit_hands()
+    match = start(hands)
+    views = [match.view(seat)["deal"]["pass_to"] for seat in range(3)] + [match.view(EVERYONE)["deal"]["pass_to"]]
+    assert views == [[2, 0, 1]] * 4
+    for seat in (1, 2, 0):
+        match.apply(seat, {"type": "pass", "cards": hands[seat][:3]})
+    for seat, to in enumerate(views[0]):
+        assert match.current.received[to] == hands[seat][:3]
+
+
 @pytest.mark.parametrize("cards, reason", [
     (["AS", "KS"], "exactly 3"),
     (["AS", "KS", "QS", "JS"], "exactly 3"),

@@ -1,7 +1,7 @@
 // Black Maria's controls: choosing the cards to pass (kept across a reload), what was passed,
 // and the cards received; the hand marks the cards passed until the play starts, and the cards
 // received until the first trick is won.
-import { t, tParts, el, cardText, cardsText, spoken, neighbours } from "../../common.js";
+import { t, tParts, el, cardText, cardsText, spoken } from "../../common.js";
 import { table, keepPassChoice, forgetPassChoice, firstDeal } from "../state.js";
 
 const beforeFirstTrick = (deal) => deal.phase === "play" && (deal.tricks_won || []).every((n) => n === 0);
@@ -15,13 +15,11 @@ export function cardMarks(deal, me) {
   ]);
 }
 
-const neighbourNames = (state, me, names) => {
-  const { right, left } = neighbours(me, state.room.seats.length);
-  return { right: names[right], left: names[left] };
-};
+// whom the cards go to, and whom they come from, as the engine says (deal.pass_to)
+const neighbourNames = (deal, me, names) => ({ right: names[deal.pass_to[me]], left: names[deal.pass_to.indexOf(me)] });
 
-export function news({ state, deal, moves, me, names }) {
-  const { right, left } = neighbourNames(state, me, names);
+export function news({ deal, moves, me, names }) {
+  const { right, left } = neighbourNames(deal, me, names);
   return [
     ...(moves.pass ? [t("bmaria.choose_pass", { n: moves.pass.choose, name: right })] : []),
     ...(received(deal, me).length ? [spoken([t("bmaria.received", { name: left }), " ", cardsText(deal.received[me])]) + "."] : []),
@@ -31,7 +29,7 @@ export function news({ state, deal, moves, me, names }) {
 export function drawControls({ state, deal, moves, me, names, line, act }) {
   if (me === null) return;
   const { chosen } = table;
-  const { right, left } = neighbourNames(state, me, names);
+  const { right, left } = neighbourNames(deal, me, names);
   if (moves.pass) {
     keepPassChoice();
     chosen.pass = new Set([...chosen.pass].filter((c) => moves.pass.from.includes(c)));
