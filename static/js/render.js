@@ -104,8 +104,10 @@ export function renderSeats(felt, m) {
 
 function trumpBadge(suit) {
   if (!suit) return el("span", { class: "trump none" }, t("info.no_trumps"));
-  // (the suit's sign and name kept together: "♣" had ended a line, "трефы" begun the next)
-  return el("span", { class: "trump" + ("HD".includes(suit) ? " red" : "") }, t("info.trumps"), " ", el("b", {}, SUIT_SYMBOL[suit]), "\u00a0", suitName(suit));
+  // (the suit's sign and name kept together: "♣" had ended a line, "трефы" begun the next; the
+  // name in a span of its own, which the narrowest centre leaves to be read, not seen)
+  return el("span", { class: "trump" + ("HD".includes(suit) ? " red" : "") }, t("info.trumps"), " ", el("b", {}, SUIT_SYMBOL[suit]),
+    el("span", { class: "suit-name" }, "\u00a0" + suitName(suit)));
 }
 
 export function renderInfo(box, m) {

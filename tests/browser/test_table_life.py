@@ -293,6 +293,11 @@ SAY_MARRIAGES = """(said) => {
     .map(([suit, points]) => ({seat, suit, points}))) : window.keptMarriages;
   for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click(); }"""
 
+#: The deal's trumps said as ``suit`` (None: none called), the table drawn again.
+SAY_TRUMPS = """(suit) => {
+  window.cardroomTable.state.match.deal.trump = suit;
+  for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click(); }"""
+
 
 def assert_fits(page, phase: str, trick: bool = True) -> None:
     """The table fits a phone held upright and sideways, a small one and a big one too: no
@@ -386,6 +391,12 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
                     page.evaluate(SAY_MARRIAGES, said)
                     assert_fits(page, f"a trick, marriages {said}")
                 page.evaluate(SAY_MARRIAGES, None)
+                # every suit's name beside "Trumps:" ("diamonds" had lain over the left seat)
+                called = deal["trump"]
+                for suit in "SHDC":
+                    page.evaluate(SAY_TRUMPS, suit)
+                    assert_fits(page, f"a trick, trumps {suit}")
+                page.evaluate(SAY_TRUMPS, called)
                 seen.add("play")
             play_first_legal(page)
         else:
