@@ -67,7 +67,17 @@ async function startReplay() {
     felt.style.minHeight = tallest.height + "px";
   };
   addEventListener("resize", () => { placeNames(); keepHeight(); });
+  // On a phone upright, a felt seen whole that grows under the screen's bottom (a declarer takes
+  // the kitty, the analysis's mark takes a line) brings itself up, its bar going no higher than
+  // the screen's top: the bottom hand had gone out of sight at a step.
+  const bar = document.querySelector(".replay-side");
+  const keepFeltInSight = (before) => {
+    const below = Math.ceil(felt.getBoundingClientRect().bottom - innerHeight);
+    if (before > innerHeight + 1 || below <= 0 || getComputedStyle(bar).position !== "sticky") return;
+    scrollBy(0, Math.min(below, Math.max(0, bar.getBoundingClientRect().top)));
+  };
   const show = (k) => {
+    const before = felt.getBoundingClientRect().bottom;
     i = Math.max(0, Math.min(frames.length - 1, k));
     slider.value = String(i);
     const f = frames[i];
@@ -85,16 +95,21 @@ async function startReplay() {
     if (i === frames.length - 1 && match.status === "finished") line.append(" · ", el("b", { "data-testid": "replay-winners" }, `${t(teams || match.winners.length > 1 ? "match.winners" : "match.winner")}: ${winners}`));
     if ($("rp-mark")) showMark($("rp-mark"), analysis, frames, i, names);
     keepHeight();
+    keepFeltInSight(before);
   };
   redraw = () => show(i);
   // a marked move chosen in the analysis, or a deal in the table: the replay at it, in sight,
   // the focus on its position
   showMove = (deal, index) => {
     show(frames.findIndex((f) => f.deal === deal) + 1 + index);
-    $("replay-section").scrollIntoView({ block: "start" });
-    slider.focus({ preventScroll: true });
+    bringReplayInSight();
   };
   showDeal = (deal) => showMove(deal, -1);
+  // (the link under the title: the replay where it stands)
+  document.querySelector("[data-testid=to-replay]").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    bringReplayInSight();
+  });
   drawSheet();
   const dealStart = (dir) => {
     const cur = frames[i].deal;
@@ -132,3 +147,13 @@ async function startReplay() {
   show(0);
 }
 startReplay();
+
+// The replay at the screen's top, the focus on its position. On a phone upright its bar sticks
+// there and the felt under it is seen whole only once the section's heading has gone above the
+// screen (with the heading in sight the bottom seat had been cut, 36 pixels at 360×640).
+function bringReplayInSight() {
+  $("replay-section").scrollIntoView({ block: "start" });
+  const bar = document.querySelector(".replay-side");
+  if (getComputedStyle(bar).position === "sticky") scrollBy(0, bar.getBoundingClientRect().top);
+  $("rp-slider").focus({ preventScroll: true });
+}

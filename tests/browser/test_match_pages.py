@@ -110,16 +110,19 @@ def test_a_long_name_with_no_space_widens_no_page_on_a_phone(live, new_page):
 
 def test_each_deal_in_the_table_and_the_link_at_the_top_lead_to_the_replay(live, new_page):
     """On a phone the replay lies under the deals, the chart and the analysis: a link under the
-    title goes to it, and each deal's number starts the replay at that deal, in sight."""
-    match = next(m for m in httpx.get(f"{live.http}/api/matches", params={"status": "finished"}).json()["matches"]
-                 if m["deals"] >= 3)
+    title goes to it, and each deal's number starts the replay at that deal, in sight: its bar
+    at the screen's top and the felt whole under it (the section's heading in sight had cut the
+    bottom seat)."""
+    match = demo_match(live, "big_mariage")  # (the tallest felt: four open hands)
+    assert match["deals"] >= 3
     frames = httpx.get(f"{live.http}/api/matches/{match['id']}/replay").json()["frames"]
     page = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
     page.goto(f"{live.http}/matches/{match['id']}")
     page.wait_for_selector("#replay .seat")
     page.get_by_test_id("to-replay").click()
-    in_sight = """() => { const r = document.querySelector('.replay-side').getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= innerHeight; }"""
+    in_sight = """() => { const bar = document.querySelector('.replay-side').getBoundingClientRect();
+      const felt = document.querySelector('.replay-felt').getBoundingClientRect();
+      return bar.top >= 0 && bar.bottom <= felt.top + 1 && felt.bottom <= innerHeight + 1; }"""
     page.wait_for_function(in_sight)
     page.evaluate("scrollTo(0, 0)")
     button = page.locator("[data-testid=deal-table] tr[data-deal='2'] .deal-link")
@@ -131,6 +134,11 @@ def test_each_deal_in_the_table_and_the_link_at_the_top_lead_to_the_replay(live,
     assert page.get_by_test_id("replay-action").inner_text().startswith("Раздача 3, сдаёт")
     assert page.evaluate(in_sight)
     assert page.evaluate("document.activeElement.id") == "rp-slider"
+    # and stays so step by step, as the felt grows (the declarer's kitty had pushed the bottom
+    # hand under the screen's bottom)
+    for step in range(first + 1, next(i for i, f in enumerate(frames) if f["deal"] == 3)):
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(in_sight), f"step {step + 1}"
     shot(page, "match-deal-to-replay-phone-ru")
     healthy(page)
 
