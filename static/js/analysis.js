@@ -10,8 +10,9 @@ const SVG = "http://www.w3.org/2000/svg";
 // the running totals' colours (app/web/charts.py), by seat: a player is one colour on the page
 const COLOURS = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"];
 const TENTHS = new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-/** Points to a tenth, as the page's language writes them (44.2, 44,2). */
-const tenths = (value) => TENTHS.format(value);
+/** Points to a tenth, as the page's language writes them (44.2, 44,2), with the sheet's minus
+ * sign ("−153,2", not a hyphen). */
+const tenths = (value) => TENTHS.format(value).replace("-", "\u2212");
 
 function svg(tag, attrs, ...children) {
   const node = document.createElementNS(SVG, tag);

@@ -92,8 +92,8 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
                     "inaccuracy": "Неточность"}}[lang]
     text = mark.inner_text()
     assert text.startswith(words[decision["mark"]]), text
-    def tenths(value: float) -> str:  # as the page's language writes a number
-        return f"{value:.1f}".replace(".", "," if lang == "ru" else ".")
+    def tenths(value: float) -> str:  # as the page's language writes a number, a minus its sign
+        return f"{value:.1f}".replace(".", "," if lang == "ru" else ".").replace("-", "\u2212")
 
     assert tenths(decision["cost"]) in text and ("better:" in text or "лучше:" in text)
     # the better choice's value, then the choice made's, each named
