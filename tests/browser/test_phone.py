@@ -817,6 +817,28 @@ def test_a_marjolet_dix_turned_up_is_said_beside_the_stock_on_a_small_phone(live
     healthy(page)
 
 
+@pytest.mark.parametrize("locale, said", [("ru-RU", "заявка:\u00a0400"), ("en-GB", "bid\u00a0400")])
+def test_a_side_seats_bid_is_said_on_one_line_on_a_small_phone(live, new_page, locale, said):
+    """("заявка: 7" had left its "0" to the next line at 360 px.) The widest bid, drawn in
+    both side seats of the real table, each on one line inside its seat."""
+    code = create_room(live, "big_mariage", ["open", "open", "open", "open"])
+    page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
+    sit(page, live, code, "Дима", 0)  # (nobody else sits: nothing redraws the seats meanwhile)
+    shown = page.evaluate("""async () => {
+      const { renderSeats } = await import('/static/js/render.js');
+      const deal = { phase: "bidding", bids: [[1, 400], [2, "pass"], [3, 400]], declarer: null, marriages: [], dealer: 1,
+                     tricks_won: [0, 0, 0, 0], hand_counts: [7, 7, 7, 7], hands: [[], null, null, null] };
+      renderSeats(document.getElementById('felt'), { game: "big_mariage", nSeats: 4, teams: [[0, 2], [1, 3]], me: 0,
+        names: ["Дима", "Anastasia Aleksandrovna Vronskaya", "Оля", "Tom"], seatInfo: [], deal, toAct: [0] });
+      return [1, 3].map((s) => { const bid = document.querySelector(`[data-seat="${s}"] .bid`);
+        const seat = bid.closest('.seat').getBoundingClientRect(), r = bid.getBoundingClientRect();
+        const range = document.createRange(); range.selectNodeContents(bid);
+        const lines = new Set([...range.getClientRects()].map((line) => Math.round(line.top))).size;
+        return { said: bid.textContent, lines, inside: r.left >= seat.left - 1 && r.right <= seat.right + 1 }; }); }""")
+    assert shown == [{"said": said, "lines": 1, "inside": True}] * 2, shown
+    healthy(page)
+
+
 @pytest.mark.parametrize("size, listed", [({"width": 360, "height": 640}, False), (PHONE, True)], ids=["640", "844"])
 def test_marjolet_combinations_scored_are_listed_under_the_moves_where_the_screen_has_room(live, new_page, size, listed):
     """At 360×640 the list (a line a declaration, for the rest of the deal) had kept the top seat

@@ -334,7 +334,7 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
     sit(page, paused, code, "Anastasia Aleksandrovna Vronskaya", 0)  # 32 characters
     seen = set()
     watch = Watch([page], 120, "Big Mariage on a phone")
-    while seen != {"bidding", "kitty", "contract", "play", "over"}:
+    while seen != {"bidding", "kitty", "contract", "recall", "play", "over"}:
         watch(str(seen))
         deal = state(page)["match"]["deal"]
         if page.locator(RESULT).count():
@@ -379,6 +379,14 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
             seen.add("contract")
             act(page, page.locator("[data-testid=contract-button]"))
         elif my_turn(page):
+            if not any(deal["tricks_won"]) and "recall" not in seen:  # the cards given recalled
+                # through the first trick, but not on a short phone (their three lines had put
+                # the contract and the trumps under its bar)
+                assert page.locator("[data-testid=given]").is_visible()
+                page.set_viewport_size({"width": 360, "height": 640})
+                assert page.locator("[data-testid=given]").is_hidden()
+                page.set_viewport_size(PHONE)
+                seen.add("recall")
             if deal["trick"] and "play" not in seen:
                 assert_fits(page, "a trick")
                 shot(page, "big-mariage-play-phone")

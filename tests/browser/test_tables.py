@@ -443,6 +443,10 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                     assert sorted(marked) == kept and p.locator("[data-testid=given]").count() == 1, (marked, kept)
                     seen["contract"] = True
             elif my_turn(p):
+                # who called the trumps is said through the trick they were called in, not after
+                # (it had stood to the deal's end, under the next one's countdown)
+                said, due = p.evaluate(CALL_SAID)
+                assert said == due, (said, due)
                 callable_ = p.locator(".hand-row .card[data-call]")
                 if callable_.count():
                     suit = callable_.first.get_attribute("data-card")[1]
@@ -452,6 +456,7 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                             q.wait_for_function(
                                 "(suit) => window.cardroomTable.state.match.deal.trump === suit", arg=suit)
                             assert q.locator("#info .trump:not(.none)").count() == 1
+                            q.locator("[data-testid=called]").wait_for()
                         if not seen["call"]:
                             shot(pages[0], "big-mariage-trumps-laptop")
                             shot(pages[1], "big-mariage-trumps-phone")
@@ -464,6 +469,14 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
         sheet_matches_the_server(p)
     shot(pages[0], "big-mariage-sheet-laptop")
     healthy(*pages)
+
+
+#: Whether the table says who called the trumps, and whether it is due (the last call made in
+#: the trick being played), read together.
+CALL_SAID = """() => { const deal = window.cardroomTable.state.match.deal, calls = deal.trump_calls;
+  const done = deal.tricks_won.reduce((a, b) => a + b, 0);
+  return [document.querySelectorAll('[data-testid=called]').length,
+          calls.length && deal.phase === 'play' && calls[calls.length - 1].trick === done ? 1 : 0]; }"""
 
 
 def test_history_match_page_and_replay(live, new_page):

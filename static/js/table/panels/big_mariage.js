@@ -75,16 +75,19 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   }
   // the cards given, on one line for the declarer (a small phone's screen has no room for three)
   const given = (deal.gives || []).filter((g) => g.card && (me === deal.declarer || me === g.to));
+  // (recalled through the first trick: a "recall", which a short phone leaves out, the hand
+  // pushed under its bar by three lines of it)
   const firstTrick = deal.phase === "play" && deal.tricks_won.every((n) => n === 0);  // (as one who got a card is told)
+  const recall = firstTrick ? " recall" : "";
   if (given.length && (deal.phase === "kitty" || deal.phase === "contract" || (firstTrick && me === deal.declarer))) {
     if (me === deal.declarer) {
-      line(el("span", { class: "note", "data-testid": "given" }, t("bm.given_all"),
+      line(el("span", { class: "note" + recall, "data-testid": "given" }, t("bm.given_all"),
         ...given.map((g, i) => [i ? " · " : " ", el("span", { class: "given" }, cardText(g.card), " → ", names[g.to])])));
     } else line(el("span", { class: "note", "data-testid": "given" }, t("bm.you_got", { name: names[deal.declarer] }), " ", cardText(given[0].card)));
   }
-  if (me !== null && deal.phase === "play" && me !== deal.declarer) {
+  if (me !== null && firstTrick && me !== deal.declarer) {
     const g = (deal.gives || []).find((x) => x.to === me && x.card);
-    if (g && deal.tricks_won.every((n) => n === 0)) line(el("span", { class: "note" }, t("bm.you_got", { name: names[deal.declarer] }), " ", cardText(g.card)));
+    if (g) line(el("span", { class: "note" + recall }, t("bm.you_got", { name: names[deal.declarer] }), " ", cardText(g.card)));
   }
   if (moves.contract) {
     if (!moves.contract.includes(chosen.contract)) chosen.contract = moves.contract[0];
@@ -102,8 +105,11 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
       line(el("span", { class: "note" }, t("bm.can_call")));
     }
   }
-  if (deal.trump_calls && deal.trump_calls.length) {
-    const call = deal.trump_calls[deal.trump_calls.length - 1];
-    line(el("span", { class: "note" }, t("bm.called", { name: names[call.seat], suit: suitText(call.suit) })));
+  // who called the trumps, through the trick it was called in (the felt says the trumps after;
+  // said to the deal's end, it had stood under the next deal's countdown)
+  const call = (deal.trump_calls || [])[(deal.trump_calls || []).length - 1];
+  const tricksDone = deal.tricks_won.reduce((a, b) => a + b, 0);
+  if (call && deal.phase === "play" && call.trick === tricksDone) {
+    line(el("span", { class: "note", "data-testid": "called" }, t("bm.called", { name: names[call.seat], suit: suitText(call.suit) })));
   }
 }
