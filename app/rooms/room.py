@@ -244,6 +244,8 @@ class Room:
                 if left > 0:  # (a blip of a phone's link is not leaving the table)
                     raise Refusal("not_available", "away_briefly", name=now.name,
                                   seconds=math.ceil(left))
+                if kind == "random":  # (a bot that plays any card: an opponent's gift to itself)
+                    raise Refusal("not_available", "standin_not_random", name=now.name)
                 await self._change_seat(seat, standin=True, bot=kind)
             else:
                 raise Refusal("not_available", "seat_busy", seat=seat)

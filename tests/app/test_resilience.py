@@ -505,6 +505,11 @@ async def test_standin_bot_and_taking_the_seat_back(server):
     await boris.connect()
     await boris.close()
     await anna.until(lambda s: not s["room"]["seats"][1]["connected"])
+    # Boris is played for in earnest: not by the bot that plays any card, to his opponent's gain
+    await anna.send({"type": "standin", "seat": 1, "bot": "random"})
+    refused = await anna.expect("error")
+    assert (refused["code"], refused["reason"]) == ("not_available", "standin_not_random")
+    assert not anna.state["room"]["seats"][1]["standin"]
     await anna.send({"type": "standin", "seat": 1, "bot": "rules"})
     await anna.until(lambda s: s["room"]["seats"][1]["standin"])
     # The stand-in plays Boris's pass and cards: Anna can play on.

@@ -51,6 +51,8 @@ def test_standin_for_someone_away_and_their_return(live, new_page):
     box = a.locator("[data-testid=standin-box-1]")
     box.wait_for()
     assert "Boris" in box.text_content()
+    # played for in earnest: the random bot, which a free seat is offered, would be Anna's gift
+    assert box.locator("button").evaluate_all("bs => bs.map((b) => b.dataset.testid)") == ["standin-1-rules", "standin-1-strong"]
     shot(a, "standin-offered-laptop")
     a.click("[data-testid=standin-1-rules]")
     a.wait_for_selector("[data-testid=standin-badge-1]")

@@ -99,7 +99,8 @@ function drawStandins(state, line, send, redraw, mine) {
     const why = away ? t("standin.away", { name, who }) : t("standin.free", { n: s + 1, who });
     line(el("div", { class: "standin-box", role: "group", "aria-label": why, "data-testid": "standin-box-" + s },
       el("span", { class: "note" }, why),
-      ["rules", "random", "strong"].map((bot) => el("button", {
+      // (someone away is played for in earnest: the random bot's gift would be the opponents')
+      (away ? ["rules", "strong"] : ["rules", "random", "strong"]).map((bot) => el("button", {
         type: "button", class: "button small", "data-testid": `standin-${s}-${bot}`, onclick: ask(bot) }, t(`standin.${bot}`)))));
   }
   clearTimeout(graceTimer);
