@@ -98,14 +98,13 @@ async function createRoom(ev) {
     if (!r.ok) throw new Error(refusalText(body));
     localStorage.setItem("cardroom.name", mine);
     localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine }));
+    // every other seat a bot's: nobody to invite, straight to the table (a page of a code and a
+    // link to share had stood between a newcomer and their first game)
+    if (!seats.includes("open", 1)) { location.href = "/r/" + body.code; return; }
     const link = /^https?:/.test(body.invite) ? body.invite : location.origin + body.invite;
     $("created-code").textContent = body.code;
     $("invite-link").value = link;
     $("go-table").href = "/r/" + body.code;
-    // every other seat a bot's: nobody to invite, the link is for watching
-    const watchOnly = !seats.includes("open", 1);
-    $("created-title").textContent = t(watchOnly ? "lobby.ready" : "lobby.share");
-    $("watch-only").hidden = !watchOnly;
     $("create-form").hidden = true;
     $("created").hidden = false;
     $("created-title").focus();  // (the form the focus was in is gone: on to what comes next)

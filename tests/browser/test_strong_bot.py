@@ -4,6 +4,7 @@ seat marked as the strong bot's; a stand-in of that kind."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import httpx
@@ -62,11 +63,10 @@ def test_a_table_made_in_the_lobby_against_the_strong_bot(live, new_page):
     page.select_option("select[data-seat='1']", "bot:strong")
     page.select_option("[data-testid=think-time-select]", "0.5")
     page.click("#create-button")
-    page.wait_for_selector("#created:not([hidden])")
-    code = page.text_content("#created-code")
+    page.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))  # (every other seat a bot's: straight there)
+    code = page.url.rsplit("/", 1)[1]
     room = httpx.get(f"{live.http}/api/rooms/{code}").json()
     assert room["think_time"] == 0.5 and room["seats"][1]["bot"] == "strong"
-    page.click("#go-table")
     page.wait_for_selector("[data-testid=strong-badge-1]")
     assert page.text_content("[data-testid=strong-badge-1]") == "strong bot"
     # a few tricks: the strong bot answers each card within its half second
