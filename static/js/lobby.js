@@ -72,16 +72,23 @@ async function loadGames() {
   $("create-button").disabled = false;  // the page says disabled until the games are known
 }
 
+// Why the table was not made, under the button, brought into sight (on a phone the button is
+// at the screen's foot, and a name someone holds had seemed to do nothing).
+function refuse(text) {
+  $("create-error").textContent = text;
+  $("create-error").scrollIntoView({ block: "nearest" });
+}
+
 async function createRoom(ev) {
   ev.preventDefault();
   const game = games.find((g) => g.name === currentGame());
   const name = $("create-name").value.trim();
-  if (!name) { $("create-error").textContent = t("lobby.need_name"); return; }
+  if (!name) { refuse(t("lobby.need_name")); return; }
   const options = {};
   for (const key of Object.keys(game.options)) {
     const input = $("opt-" + key);
     if (input.type === "number" && input.value === "") {  // (it had been sent as 0)
-      $("create-error").textContent = t("lobby.need_number", { option: t("optname." + key) });
+      refuse(t("lobby.need_number", { option: t("optname." + key) }));
       input.focus();
       return;
     }
@@ -110,7 +117,7 @@ async function createRoom(ev) {
     $("created-title").focus();  // (the form the focus was in is gone: on to what comes next)
     loadRooms();  // (the table just made is among the open ones at once, not at the next refresh)
   } catch (error) {
-    $("create-error").textContent = sentence(error.message);
+    refuse(sentence(error.message));
   } finally {
     $("create-button").disabled = false;
   }

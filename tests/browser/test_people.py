@@ -57,6 +57,16 @@ def test_a_name_claimed_in_the_lobby_goes_to_a_phone_and_is_nobody_elses(live, n
     error = stranger.text_content("#create-error")
     assert "someone" in error and f"{name} 2" in error  # another name is suggested
     assert stranger.is_hidden("#created")
+    # on a small phone, where the button is at the screen's foot, the refusal comes into sight
+    small = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
+    small.goto(live.http + "/")
+    small.check("input[value=marjolet]")
+    small.fill("#create-name", name)
+    small.evaluate("document.getElementById('create-button').scrollIntoView({block: 'end'})")  # (as a thumb brings it)
+    small.click("#create-button")
+    small.wait_for_selector("#create-error:not(:empty)")
+    assert small.evaluate("""() => { const r = document.getElementById('create-error').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight; }"""), "the refusal under the screen's foot"
     healthy(laptop, phone)
 
 
