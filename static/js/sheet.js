@@ -48,12 +48,14 @@ const DETAILS = { black_maria: detailsBlackMaria, marjolet: detailsMarjolet, big
  * `contract`: with the contract and its outcome (Big Mariage), unless it is said elsewhere. */
 export const dealDetails = (game, summary, i, names, contract = true) => DETAILS[game](summary, i, names, contract);
 
-/** The columns' headings, cut with an ellipsis when long, each whole in its title; partners one
- * a line, each cut alone (joined on one line, a long first name had pushed the second out of a
- * narrow column: "Константин44 &…"; "& Stanislav" on the second line). */
+/** The columns' headings, cut with an ellipsis when long, each whole in its title: a name's
+ * words on two lines at most, each cut short ("Констант…") rather than broken ("Алексе / й");
+ * partners one a line, each cut alone (joined on one line, a long first name had pushed the
+ * second out of a narrow column: "Константин44 &…"; "& Stanislav" on the second line). */
 export function columnNames(teams, names) {
   return columnLabels(teams, names).map((label, i) => el("span", { class: teams ? "colname partners" : "colname", title: label },
-    teams ? teams[i].map((seat, k) => el("span", {}, k ? t("team_and") : "", names[seat])) : label));
+    teams ? teams[i].map((seat, k) => el("span", {}, k ? t("team_and") : "", names[seat]))
+      : label.split(/(\s+)/).map((part, k) => (k % 2 ? part : el("span", { class: "word" }, part)))));
 }
 
 /** On the match page, a deal's number: a button to its replay. */

@@ -695,7 +695,29 @@ def test_a_long_name_does_not_squeeze_the_score_sheet(live, new_page):
         names = squeezed["widths"][1:]
         assert max(names) - min(names) <= 2, (size, squeezed)  # the columns share the width evenly
         assert page.get_attribute("[data-testid=score-sheet] thead .colname", "title") == long
+        assert page.evaluate(HEADING_LINES) == 1, size  # cut short, not broken over two lines
     shot(page, "long-name-sheet-phone")
+    healthy(page)
+
+
+#: How many lines the score sheet's first heading's text takes.
+HEADING_LINES = """() => { const range = document.createRange();
+  range.selectNodeContents(document.querySelector('[data-testid=score-sheet] thead .colname'));
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; }"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_a_name_of_seven_letters_is_whole_in_the_score_sheet_beside_two_bots(live, new_page, viewport):
+    """("Алексе / й" had been broken over two lines in the table's sheet on a laptop.)"""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page(viewport, locale="ru-RU")
+    sit(page, live, code, "Алексей", 0)
+    if viewport == PHONE:  # (the sheet a tab over the table)
+        page.click("[data-testid=sheet-tab]")
+    page.wait_for_selector("[data-testid=score-sheet] thead th")
+    whole = page.evaluate("""() => { const word = document.querySelector('[data-testid=score-sheet] thead .colname .word');
+      return word && word.scrollWidth <= word.clientWidth; }""")
+    assert whole and page.evaluate(HEADING_LINES) == 1
     healthy(page)
 
 
