@@ -108,7 +108,10 @@ async def test_a_seat_is_handed_to_a_bot_only_once_its_person_has_been_away_a_wh
     assert refused.value.reason == "away_briefly" and 29 <= refused.value.params["seconds"] <= 30
     assert not room.state.seats[2].standin
     room.presence.gone_at[2] -= 30  # (half a minute on)
-    await room.standin(0, 2, "random")
+    with pytest.raises(Refusal) as refused:  # (played for in earnest: not by the random bot)
+        await room.standin(0, 2, "random")
+    assert refused.value.reason == "standin_not_random" and not room.state.seats[2].standin
+    await room.standin(0, 2, "rules")
     assert room.state.seats[2].standin
     room.detach(seats[1].conn)
     del room.presence.gone_at[1]  # (as if gone before the room was loaded here, just now)
