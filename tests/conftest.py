@@ -13,10 +13,12 @@ import asyncio
 import json
 import os
 import pathlib
+import secrets
 import socket
 import sys
 import threading
 import time
+from datetime import datetime
 
 import pytest
 
@@ -201,3 +203,14 @@ def running(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def stored_match(server, seed: str, names: list[str], when: datetime) -> int:
+    """A demo match (``seeds/{seed}.json``) stored again as played by ``names`` at ``when``;
+    its id."""
+    from app.ops.seeds import store_match
+    from engine.record import replay
+
+    record = json.loads((pathlib.Path(__file__).resolve().parents[1] / "seeds" / f"{seed}.json").read_text(encoding="utf-8"))
+    with server.app.state.store.sessions() as session, session.begin():
+        return store_match(session, f"S{secrets.token_hex(3)}", replay(record), names, when)

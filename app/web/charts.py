@@ -73,7 +73,7 @@ def _ticks(count: int) -> list[int]:
     return ticks
 
 
-def _figure(value: int) -> str:
+def figure(value: int) -> str:
     """A figure as the score sheet writes it: "−75" with a minus sign, not a hyphen."""
     return f"\u2212{-value}" if value < 0 else str(value)
 
@@ -102,15 +102,15 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
         return height - pad - (height - 2 * pad) * (v - low) / (high - low)
 
     colours = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
-    finals = ", ".join(f"{name} {_figure(v)}" for name, v in zip(names, rows[-1] if rows else []))
+    finals = ", ".join(f"{name} {figure(v)}" for name, v in zip(names, rows[-1] if rows else []))
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
              f'xmlns="http://www.w3.org/2000/svg">',
              f'<title>{Markup.escape(title)}: {Markup.escape(finals)}</title>',
              f'<line x1="{left}" y1="{y(0):.1f}" x2="{width - right}" y2="{y(0):.1f}" '
              f'class="axis"/>',
              f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{height - pad}" class="axis"/>',
-             f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{_figure(high)}</text>',
-             f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{_figure(low)}</text>']
+             f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{figure(high)}</text>',
+             f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{figure(low)}</text>']
     if low < 0 and min(y(low) - y(0), y(0) - y(high)) >= ZERO_ROOM:  # (the line the lines start on)
         parts.append(f'<text x="{left - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>')
     for i in _ticks(len(rows)) if rows else []:  # (under the lowest figure's label on a phone)

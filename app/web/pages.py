@@ -34,7 +34,7 @@ from engine.record import positions
 from ..storage import history, players
 from . import i18n
 from .api import finished_record, invite_link
-from .charts import balance, chart_svg, cumulative
+from .charts import balance, chart_svg, cumulative, figure
 from .deps import Registry, StoreDep, in_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,6 +57,7 @@ def utc_time(value: str | None) -> Markup:
 
 
 templates.env.filters["utc_time"] = utc_time
+templates.env.filters["figure"] = figure
 router = APIRouter()
 
 
@@ -115,8 +116,10 @@ def address(request: Request) -> str:
 
 def decimal(value: float | None, lang: str) -> str:
     """An average to two places as ``lang`` writes it ("44,78" in Russian, as the analysis
-    does; "90,00" beside "10,33", not "90,0"; "—" for none)."""
-    return "—" if value is None else f"{value:.2f}".replace(".", "," if lang == "ru" else ".")
+    does; "90,00" beside "10,33", not "90,0"; "−12,50" with a minus sign; "—" for none)."""
+    if value is None:
+        return "—"
+    return f"{value:.2f}".replace(".", "," if lang == "ru" else ".").replace("-", "\u2212")
 
 
 def page(request: Request, name: str, **context) -> HTMLResponse:

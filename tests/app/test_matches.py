@@ -10,6 +10,7 @@ import os
 import re
 import secrets
 import subprocess
+from datetime import datetime, timezone
 
 import httpx
 import pytest
@@ -417,6 +418,25 @@ async def test_a_running_match_nobody_touched_for_half_a_day_is_shown_abandoned(
         assert match["status"] == "running" and match["abandoned"]
         page = (await http.get("/history", params={"player": name})).text
         assert "abandoned" in page
+
+
+async def test_negative_figures_are_written_with_a_minus_sign_on_every_page(server):
+    """("-2305" in the history, a hyphen, where the sheet writes "−2305".) A Big Mariage demo
+    match whose losers end below zero, in the history, on a player's page and in the
+    standings."""
+    from tests.conftest import stored_match
+
+    names = [f"{n}-{secrets.token_hex(2)}" for n in ("Anna", "Vera", "Boris", "Gleb")]
+    stored_match(server, "big_mariage-1", names, datetime.now(timezone.utc))
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        history = (await http.get("/history", params={"player": names[0]})).text
+        player = (await http.get(f"/players/{names[1]}")).text  # (a loser)
+        standings = (await http.get("/standings", params={"players": ",".join(names), "game": "big_mariage"})).text
+    totals = re.search(r'<td class="m-totals"[^>]*>(.*?)</td>', history).group(1)
+    assert "\u2212" in totals and not re.search(r"-\d", totals), totals
+    for page in (player, standings):
+        cells = re.findall(r"<td>([^<]*)</td>", page)
+        assert any(c.startswith("\u2212") for c in cells) and not any(re.match(r"-\d", c) for c in cells), cells
 
 
 def test_invite_links_come_from_public_url_and_say_when_only_this_machine_opens_them(

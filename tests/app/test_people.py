@@ -486,8 +486,9 @@ async def test_a_name_stored_by_another_process_meanwhile_is_refused_as_taken():
 
 
 def test_averages_are_written_to_two_places_in_the_pages_language():
-    """"90,00" beside "10,33" (the player page had shown "90,0" beside "10,33")."""
+    """"90,00" beside "10,33" (the player page had shown "90,0" beside "10,33"); a minus sign,
+    as the sheet writes it."""
     from app.web.pages import decimal
 
     assert [decimal(90.0, "ru"), decimal(10.33, "ru"), decimal(-2.5, "en"), decimal(None, "en")] \
-        == ["90,00", "10,33", "-2.50", "—"]
+        == ["90,00", "10,33", "\u22122.50", "—"]

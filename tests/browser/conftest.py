@@ -13,7 +13,6 @@ import json
 import os
 import re
 import secrets
-from datetime import datetime
 from pathlib import Path
 
 import httpx
@@ -23,7 +22,6 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-SEEDS = Path(__file__).resolve().parents[2] / "seeds"
 #: Every Content-Security-Policy violation (app/web/security.py: no inline script or style) is
 #: written to the console as an error, which fails the test like a script error.
 REPORT_CSP = """document.addEventListener('securitypolicyviolation', (e) => console.error(
@@ -165,14 +163,3 @@ def demo_match(server, game: str) -> dict:
     have finished before (the newest finished match may be one of theirs)."""
     found = httpx.get(f"{server.http}/api/matches", params={"game": game, "status": "finished", "limit": 500}).json()["matches"]
     return next(m for m in found if m["room"].startswith("DEMO"))
-
-
-def stored_match(server, seed: str, names: list[str], when: datetime) -> int:
-    """A demo match (``seeds/{seed}.json``) stored again as played by ``names`` at ``when``;
-    its id."""
-    from app.ops.seeds import store_match
-    from engine.record import replay
-
-    record = json.loads((SEEDS / f"{seed}.json").read_text(encoding="utf-8"))
-    with server.app.state.store.sessions() as session, session.begin():
-        return store_match(session, f"S{secrets.token_hex(3)}", replay(record), names, when)

@@ -9,7 +9,8 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from .conftest import demo_match, fresh_name, shot, stored_match
+from ..conftest import stored_match
+from .conftest import demo_match, fresh_name, shot
 from .test_tables import create_room, healthy, sit
 
 pytestmark = pytest.mark.browser

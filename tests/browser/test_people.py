@@ -10,7 +10,8 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from .conftest import PHONE, fresh_name, shot, stored_match
+from ..conftest import stored_match
+from .conftest import PHONE, fresh_name, shot
 from .test_tables import healthy
 
 pytestmark = pytest.mark.browser
