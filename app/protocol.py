@@ -65,7 +65,7 @@ REASONS = {
                                "taken once this deal ends",
     "seat_busy": "seat {seat} is played by someone who is here (or a bot)",
     "away_briefly": "{name} has only just gone: a bot may play for them in {seconds} s",
-    "standin_not_random": "for {name}, who is away, a bot plays in earnest: the rules bot or the strong one, not the random one",
+    "standin_not_random": "{name} is away: only the rules bot or the strong one may play for them, not the random one",
     "already_seated": "{name} already sits at this table (seat {seat}): one seat each",
     "no_bot_kind": "no bot kind {bot!r} (rules, random or strong)",
     "need_name": "a name is needed",

@@ -240,12 +240,12 @@ class Room:
                 await self._start_if_full()
             elif now.kind == "human" and not now.standin \
                     and not await self.presence.anywhere(seat):
+                if kind == "random":  # (a bot that plays any card: an opponent's gift to itself)
+                    raise Refusal("not_available", "standin_not_random", name=now.name)
                 left = self.settings.standin_grace - self.presence.away_for(seat)
                 if left > 0:  # (a blip of a phone's link is not leaving the table)
                     raise Refusal("not_available", "away_briefly", name=now.name,
                                   seconds=math.ceil(left))
-                if kind == "random":  # (a bot that plays any card: an opponent's gift to itself)
-                    raise Refusal("not_available", "standin_not_random", name=now.name)
                 await self._change_seat(seat, standin=True, bot=kind)
             else:
                 raise Refusal("not_available", "seat_busy", seat=seat)

@@ -119,7 +119,8 @@ def decimal(value: float | None, lang: str) -> str:
     does; "90,00" beside "10,33", not "90,0"; "−12,50" with a minus sign; "—" for none)."""
     if value is None:
         return "—"
-    return f"{value:.2f}".replace(".", "," if lang == "ru" else ".").replace("-", "\u2212")
+    text = f"{value:.2f}".removeprefix("-0.00")  # (no "−0,00")
+    return (text or "0.00").replace(".", "," if lang == "ru" else ".").replace("-", "\u2212")
 
 
 def page(request: Request, name: str, **context) -> HTMLResponse:

@@ -9,7 +9,7 @@ const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const SVG = "http://www.w3.org/2000/svg";
 // the running totals' colours (app/web/charts.py), by seat: a player is one colour on the page
 const COLOURS = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"];
-const TENTHS = new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const TENTHS = new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "negative" });  // (no "−0,0")
 /** Points to a tenth, as the page's language writes them (44.2, 44,2), with the sheet's minus
  * sign ("−153,2", not a hyphen). */
 const tenths = (value) => TENTHS.format(value).replace("-", "\u2212");
@@ -100,8 +100,9 @@ export function startAnalysis(box, match, names, onResult, showMove) {
 function renderSummary(box, result, names) {
   const head = el("tr", {}, el("th", { text: t("analysis.player") }), el("th", { text: t("analysis.decisions") }),
     el("th", { text: t("analysis.lost") }), el("th", { text: t("analysis.lost_per_deal") }),
-    ...MARKS.map((m) => el("th", { class: "an-mark-head" }, el("span", { class: "word" }, t("analysis.marks." + m)),
-      el("span", { class: "symbol mark-" + m, "aria-hidden": "true" }, SYMBOLS[m]))));
+    // (each column's sign beside its word, as the marked moves are signed: "?!" had been said nowhere)
+    ...MARKS.map((m) => el("th", { class: "an-mark-head" }, el("span", { class: "symbol mark-" + m, "aria-hidden": "true" }, SYMBOLS[m]),
+      " ", el("span", { class: "word" }, t("analysis.marks." + m)))));
   const rows = result.summary.map((s) => el("tr", { "data-testid": "analysis-row" },
     el("td", { text: names[s.seat] }), el("td", { text: String(s.decisions) }),
     el("td", { text: tenths(s.lost) }), el("td", { text: tenths(s.lost_per_deal) }),

@@ -107,6 +107,7 @@ async function createRoom(ev) {
     localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine }));
     // every other seat a bot's: nobody to invite, straight to the table (a page of a code and a
     // link to share had stood between a newcomer and their first game)
+    // (the button left disabled as the page goes: a second tap had made a second table)
     if (!seats.includes("open", 1)) { location.href = "/r/" + body.code; return; }
     const link = /^https?:/.test(body.invite) ? body.invite : location.origin + body.invite;
     $("created-code").textContent = body.code;
@@ -116,9 +117,9 @@ async function createRoom(ev) {
     $("created").hidden = false;
     $("created-title").focus();  // (the form the focus was in is gone: on to what comes next)
     loadRooms();  // (the table just made is among the open ones at once, not at the next refresh)
+    $("create-button").disabled = false;
   } catch (error) {
     refuse(sentence(error.message));
-  } finally {
     $("create-button").disabled = false;
   }
 }

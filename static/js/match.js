@@ -148,9 +148,10 @@ async function startReplay() {
 }
 startReplay();
 
-// The replay at the screen's top, the focus on its position. On a phone upright its bar sticks
-// there and the felt under it is seen whole only once the section's heading has gone above the
-// screen (with the heading in sight the bottom seat had been cut, 36 pixels at 360×640).
+// The replay at the screen's top, the focus on its position. Where its bar sticks there (a phone
+// upright, a screen as short as a phone's sideways), the felt under it is seen whole only once
+// the section's heading has gone above the screen (in sight, it had cut the bottom seat by 36
+// pixels at 360×640).
 function bringReplayInSight() {
   $("replay-section").scrollIntoView({ block: "start" });
   const bar = document.querySelector(".replay-side");

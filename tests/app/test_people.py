@@ -490,5 +490,5 @@ def test_averages_are_written_to_two_places_in_the_pages_language():
     as the sheet writes it."""
     from app.web.pages import decimal
 
-    assert [decimal(90.0, "ru"), decimal(10.33, "ru"), decimal(-2.5, "en"), decimal(None, "en")] \
-        == ["90,00", "10,33", "\u22122.50", "—"]
+    assert [decimal(90.0, "ru"), decimal(10.33, "ru"), decimal(-2.5, "en"), decimal(-0.001, "ru"), decimal(None, "en")] \
+        == ["90,00", "10,33", "\u22122.50", "0,00", "—"]

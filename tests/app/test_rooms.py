@@ -103,14 +103,14 @@ async def test_a_seat_is_handed_to_a_bot_only_once_its_person_has_been_away_a_wh
     did not see (away before the room was loaded here) is away since it was loaded."""
     room, seats, _ = table
     room.detach(seats[2].conn)
-    with pytest.raises(Refusal) as refused:
+    with pytest.raises(Refusal) as refused:  # (played for in earnest: never by the random bot)
         await room.standin(0, 2, "random")
+    assert refused.value.reason == "standin_not_random"
+    with pytest.raises(Refusal) as refused:
+        await room.standin(0, 2, "rules")
     assert refused.value.reason == "away_briefly" and 29 <= refused.value.params["seconds"] <= 30
     assert not room.state.seats[2].standin
     room.presence.gone_at[2] -= 30  # (half a minute on)
-    with pytest.raises(Refusal) as refused:  # (played for in earnest: not by the random bot)
-        await room.standin(0, 2, "random")
-    assert refused.value.reason == "standin_not_random" and not room.state.seats[2].standin
     await room.standin(0, 2, "rules")
     assert room.state.seats[2].standin
     room.detach(seats[1].conn)

@@ -817,12 +817,14 @@ def test_a_marjolet_dix_turned_up_is_said_beside_the_stock_on_a_small_phone(live
     healthy(page)
 
 
+@pytest.mark.parametrize("width", [360, 320])
 @pytest.mark.parametrize("locale, said", [("ru-RU", "заявка:\u00a0400"), ("en-GB", "bid\u00a0400")])
-def test_a_side_seats_bid_is_said_on_one_line_on_a_small_phone(live, new_page, locale, said):
+def test_a_side_seats_bid_is_said_on_one_line_on_a_small_phone(live, new_page, locale, said, width):
     """("заявка: 7" had left its "0" to the next line at 360 px.) The widest bid, drawn in
-    both side seats of the real table, each on one line inside its seat."""
+    both side seats of the real table, each on one line inside its seat, on the narrowest
+    phones too."""
     code = create_room(live, "big_mariage", ["open", "open", "open", "open"])
-    page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
+    page = new_page({"width": width, "height": 640}, locale=locale, **TOUCH)
     sit(page, live, code, "Дима", 0)  # (nobody else sits: nothing redraws the seats meanwhile)
     shown = page.evaluate("""async () => {
       const { renderSeats } = await import('/static/js/render.js');

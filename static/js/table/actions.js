@@ -93,7 +93,7 @@ function drawStandins(state, line, send, redraw, mine) {
     if (away && mine) continue;
     const ask = (bot) => () => send({ type: "standin", seat: s, bot });
     const who = relationOf(state, s);
-    // (the three bots said short under one line that names the seat, in one row on a phone;
+    // (the bots said short under one line that names the seat, in one row on a phone;
     // three lines a seat that each named it had pushed the table off its screen: nine before
     // the first deal of Big Mariage with friends still to come)
     const why = away ? t("standin.away", { name, who }) : t("standin.free", { n: s + 1, who });

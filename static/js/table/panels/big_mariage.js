@@ -77,7 +77,8 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   const given = (deal.gives || []).filter((g) => g.card && (me === deal.declarer || me === g.to));
   // (recalled through the first trick: a "recall", which a short phone leaves out, the hand
   // pushed under its bar by three lines of it)
-  const firstTrick = deal.phase === "play" && deal.tricks_won.every((n) => n === 0);  // (as one who got a card is told)
+  const tricksDone = deal.tricks_won.reduce((a, b) => a + b, 0);
+  const firstTrick = deal.phase === "play" && tricksDone === 0;  // (as one who got a card is told)
   const recall = firstTrick ? " recall" : "";
   if (given.length && (deal.phase === "kitty" || deal.phase === "contract" || (firstTrick && me === deal.declarer))) {
     if (me === deal.declarer) {
@@ -107,8 +108,7 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   }
   // who called the trumps, through the trick it was called in (the felt says the trumps after;
   // said to the deal's end, it had stood under the next deal's countdown)
-  const call = (deal.trump_calls || [])[(deal.trump_calls || []).length - 1];
-  const tricksDone = deal.tricks_won.reduce((a, b) => a + b, 0);
+  const call = (deal.trump_calls || []).at(-1);
   if (call && deal.phase === "play" && call.trick === tricksDone) {
     line(el("span", { class: "note", "data-testid": "called" }, t("bm.called", { name: names[call.seat], suit: suitText(call.suit) })));
   }
