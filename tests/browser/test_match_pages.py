@@ -137,7 +137,7 @@ def test_each_deal_in_the_table_and_the_link_at_the_top_lead_to_the_replay(live,
     assert page.evaluate("document.activeElement.id") == "rp-slider"
     # and stays so step by step, as the felt grows (the declarer's kitty had pushed the bottom
     # hand under the screen's bottom)
-    for step in range(first + 1, next(i for i, f in enumerate(frames) if f["deal"] == 3)):
+    for step in range(first + 1, first + 16):  # (the bidding, the kitty taken, the first cards)
         page.keyboard.press("ArrowRight")
         assert page.evaluate(in_sight), f"step {step + 1}"
     shot(page, "match-deal-to-replay-phone-ru")

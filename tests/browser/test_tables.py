@@ -372,7 +372,7 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                     end_seen = True
                     shot(a, "marjolet-end-phase-laptop")
                     shot(b, "marjolet-end-phase-phone")
-                play_first_legal(p)
+                chase_the_dix(p)
         while a.locator(SHEET_ROW.format(deals_done)).count():
             deals_done += 1
     for p in (a, b):  # the finished deals are on both score sheets, as the server counted them
@@ -381,6 +381,20 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
     assert a.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Total (to 5000)"
     assert b.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Итого (до 5000)"
     healthy(a, b)
+
+
+def chase_the_dix(page) -> bool:
+    """Marjolet: whoever holds the 7 of trumps while the turn-up lies there plays their highest
+    other trump, to win the trick and be offered the exchange (the first legal card, it had taken
+    up to nine deals, a minute and a half); else the first legal card."""
+    trump = page.evaluate("""() => {
+      const s = window.cardroomTable.state, d = s.match.deal, play = (s.match.moves || {}).play || [];
+      if (!d.turn_up || !(d.hands[s.you.seat] || []).includes('7' + d.trump)) return null;
+      const rank = (card) => 'ATKQJ987'.indexOf(card[0]);
+      return play.filter((c) => c[1] === d.trump && c[0] !== '7').sort((x, y) => rank(x) - rank(y))[0] || null; }""")
+    if trump:
+        return act(page, page.locator(f".hand-row .card.playable[data-card='{trump}']"))
+    return play_first_legal(page)
 
 
 def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_page):
@@ -413,8 +427,14 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
             elif p.locator("[data-testid^=give-]").count():
                 if not seen["give"]:
                     shot(p, "big-mariage-kitty-laptop")
-                card = p.locator(".hand-row .card.playable").first
-                code = card.get_attribute("data-card")
+                # (a marriage kept to call trumps with on the first lead: a call seen in the first
+                # deal rather than after several, a minute each)
+                held = p.locator(".hand-row .card").evaluate_all("cs => cs.map((c) => c.dataset.card)")
+                offered = p.locator(".hand-row .card.playable").evaluate_all("cs => cs.map((c) => c.dataset.card)")
+                if not offered:  # (the give made meanwhile)
+                    continue
+                code = next((c for c in offered if not (c[0] in "KQ" and "KQ".replace(c[0], "") + c[1] in held)), offered[0])
+                card = p.locator(f".hand-row .card[data-card='{code}']")
                 if try_click(card):  # selects the card to give
                     buttons = p.locator("[data-testid^=give-]:not([disabled])")
                     if buttons.count() and act(p, buttons.first):
