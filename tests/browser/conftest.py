@@ -4,7 +4,7 @@ database with bot delay 0, driven through the system Chromium with Playwright's 
 Without /usr/bin/chromium (or the playwright package) these tests skip with the reason, unless
 CI=true: then each of them fails (the `browser` fixture), as the tests needing PostgreSQL do.
 The test modules import playwright only inside functions, so that they are collected without it.
-Screenshots go to test-artifacts/ (gitignored).
+Screenshots go to test-artifacts/ (gitignored); not with CI=true, unless CARDROOM_SHOTS=1.
 """
 
 from __future__ import annotations
@@ -153,7 +153,15 @@ def fresh_name(name: str) -> str:
     return f"{name} {secrets.token_hex(2)}"
 
 
+#: Screenshots are for a person to look at: not taken with CI=true, where nobody does (a full page
+#: takes a quarter to three quarters of a second: most of a minute of the suite's ten), unless
+#: CARDROOM_SHOTS=1 asks for them.
+SHOTS = os.environ.get("CI") != "true" or os.environ.get("CARDROOM_SHOTS") == "1"
+
+
 def shot(page, name: str) -> None:
+    if not SHOTS:
+        return
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
