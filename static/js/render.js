@@ -5,8 +5,6 @@
 import { t, tWho, fitNames, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel, teamLetter } from "./common.js";
 
 
-/** A team's letter: team 0 is A, team 1 is B (SEAT.team). */
-
 function seatBadges(m, s) {
   const info = (m.seatInfo || [])[s] || {};
   const d = m.deal;
