@@ -7,6 +7,8 @@ from markupsafe import Markup
 
 from engine import GAMES
 
+from .i18n import figure
+
 
 def cumulative(detail: dict) -> list[list[int]]:
     width = GAMES[detail["game"]].score_width
@@ -71,11 +73,6 @@ def _ticks(count: int) -> list[int]:
     if ticks[-1] != count - 1 and (count - 1 - ticks[-1]) * 2 >= step:
         ticks.append(count - 1)
     return ticks
-
-
-def figure(value: int) -> str:
-    """A figure as the score sheet writes it: "−75" with a minus sign, not a hyphen."""
-    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 def _short(label: str) -> str:

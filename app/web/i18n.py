@@ -78,12 +78,17 @@ def plural_forms(text: str) -> list[dict[str, str]]:
     return [dict(FORM.findall(m.group(2))) for m in PLURAL.finditer(text)]
 
 
+def figure(value: int) -> str:
+    """A figure as the score sheet writes it: "−75" with a minus sign, not a hyphen."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
 def _plurals(lang: str, text: str, values: dict) -> str:
     def choose(m: re.Match) -> str:
         value = values.get(m.group(1), 0)
         forms = dict(FORM.findall(m.group(2)))
         form = forms.get(f"={value}", forms.get(plural_category(lang, value), forms.get("other")))
-        return m.group(0) if form is None else form.replace("#", str(value))
+        return m.group(0) if form is None else form.replace("#", figure(value) if isinstance(value, int) else str(value))
     return PLURAL.sub(choose, text)
 
 

@@ -34,7 +34,7 @@ from engine.record import positions
 from ..storage import history, players
 from . import i18n
 from .api import finished_record, invite_link
-from .charts import balance, chart_svg, cumulative, figure
+from .charts import balance, chart_svg, cumulative
 from .deps import Registry, StoreDep, in_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +57,7 @@ def utc_time(value: str | None) -> Markup:
 
 
 templates.env.filters["utc_time"] = utc_time
-templates.env.filters["figure"] = figure
+templates.env.filters["figure"] = i18n.figure
 router = APIRouter()
 
 

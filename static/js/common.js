@@ -77,7 +77,7 @@ function pluralForms(text, vars) {
     const n = Number(vars[name]);
     const forms = Object.fromEntries([...body.matchAll(FORM)].map((f) => [f[1], f[2]]));
     const form = forms["=" + n] ?? forms[pluralRules.select(n)] ?? forms.other ?? whole;
-    return form.split("#").join(String(vars[name]));
+    return form.split("#").join(typeof vars[name] === "number" ? signed(vars[name]) : String(vars[name]));  // ("−1600 очков")
   });
 }
 

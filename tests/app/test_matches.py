@@ -434,6 +434,7 @@ async def test_negative_figures_are_written_with_a_minus_sign_on_every_page(serv
         standings = (await http.get("/standings", params={"players": ",".join(names), "game": "big_mariage"})).text
     totals = re.search(r'<td class="m-totals"[^>]*>(.*?)</td>', history).group(1)
     assert "\u2212" in totals and not re.search(r"-\d", totals), totals
+    assert not re.search(r">[^<>]*\s-\d", player), "a hyphen for a minus"  # (its best match, "-1600 points")
     for page in (player, standings):
         cells = re.findall(r"<td>([^<]*)</td>", page)
         assert any(c.startswith("\u2212") for c in cells) and not any(re.match(r"-\d", c) for c in cells), cells
