@@ -758,7 +758,11 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
         shown = (phase(page), bool(page.locator("#trick .card").count()),
                  page.locator("#actions").evaluate("a => Math.round(a.offsetHeight / 40)"))
         if shown not in seen:  # each new arrangement of the screen
-            assert [bad for bad in fits(page) if bad != "the page scrolls down"] == [], shown
+            bad = [b for b in fits(page) if b != "the page scrolls down"]
+            if page.locator("#result:not([hidden])").count():
+                # (the result came between two reads: brought into sight, it is what counts)
+                bad = [b for b in bad if b.startswith("#result")]
+            assert bad == [], shown
             assert page.evaluate(BAR_IN_SIGHT), f"the table's bar is out of sight: {shown}"
             assert page.evaluate(TOP_SEAT_IN_SIGHT), f"the top seat under the bar: {shown}"
             seen.add(shown)
