@@ -84,6 +84,15 @@ function nameOf(m, s, name) {
   return el("a", { class: "name", title: name, href: "/players/" + encodeURIComponent(info.name), target: "_blank", rel: "noopener" }, words);
 }
 
+// What the seats whose turn it is are to do: bid, give the kitty's cards, play a card, or
+// (fixing the contract, passing cards, declaring and drawing) simply move.
+function turnWord(deal) {
+  const phase = deal ? deal.phase : "";
+  if (phase === "bidding") return "seat.to_bid";
+  if (phase === "kitty") return "seat.to_give";
+  return phase === "play" ? "seat.to_play" : "seat.to_move";
+}
+
 export function renderSeats(felt, m) {
   const pos = positions(m.nSeats, m.me);
   felt.querySelectorAll(".seat-slot").forEach((slot) => slot.replaceChildren());
@@ -92,7 +101,7 @@ export function renderSeats(felt, m) {
     const turn = (m.toAct || []).includes(s);
     const name = m.names[s] || t("seat.empty", { n: s + 1 });
     const panel = el("div", { class: "seat" + (turn ? " turn" : "") + (s === m.me ? " me" : ""), "data-seat": String(s), "data-testid": "seat-" + s },
-      el("div", { class: "nameplate" }, nameOf(m, s, name), seatBadges(m, s), turn ? el("span", { class: "turnmark" }, t(m.deal && m.deal.phase === "bidding" ? "seat.to_bid" : "seat.to_act")) : null),
+      el("div", { class: "nameplate" }, nameOf(m, s, name), seatBadges(m, s), turn ? el("span", { class: "turnmark" }, t(turnWord(m.deal))) : null),
       el("div", { class: "extras" }, seatExtras(m, s)),
       declaredCards(m, s),
       seatCards(m, s, pos[s]));

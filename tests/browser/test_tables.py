@@ -427,6 +427,8 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
             elif p.locator("[data-testid^=give-]").count():
                 if not seen["give"]:
                     shot(p, "big-mariage-kitty-laptop")
+                    # the declarer's seat says they are to give ("to play" had said it)
+                    assert p.text_content(".seat.me .turnmark") == "to give"
                 # (a marriage kept to call trumps with on the first lead: a call seen in the first
                 # deal rather than after several, a minute each)
                 held = p.locator(".hand-row .card").evaluate_all("cs => cs.map((c) => c.dataset.card)")
