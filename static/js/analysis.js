@@ -113,18 +113,30 @@ function renderSummary(box, result, names) {
 }
 
 /** The marked moves in the match's order, each a button to it in the replay: what was played,
- * what it cost, what was better (they had been found only by stepping through the replay). */
+ * what it cost, what was better (they had been found only by stepping through the replay);
+ * a choice of whose moves to list (a player looks back at their own). */
 function renderMarked(box, result, names, showMove) {
   const moves = result.deals.flatMap((deal) => deal.decisions.filter((d) => d.mark).map((d) => ({ deal: deal.deal, d })));
   if (!moves.length) { box.replaceChildren(el("p", { class: "muted" }, t("analysis.no_marks"))); return; }
-  box.replaceChildren(el("details", { open: true },
-    el("summary", {}, el("h3", {}, t("analysis.marked", { n: moves.length }))),
-    el("ol", {}, ...moves.map(({ deal, d }) => el("li", {},
-      el("button", { type: "button", class: "an-move mark-" + d.mark, "data-testid": "analysis-move", onclick: () => showMove(deal, d.index) },
-        el("span", { class: "symbol", "aria-hidden": "true" }, SYMBOLS[d.mark]), " ",
-        el("b", {}, t("analysis.in_deal", { n: deal + 1 })), " ", ...actionText(d.seat, d.action, names), " — ",
-        t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: tenths(d.cost) }), " · ", t("analysis.better"), " ",
-        ...actionText(d.seat, d.best, names)))))));
+  const heading = el("h3", {});
+  const items = moves.map(({ deal, d }) => el("li", { "data-seat": String(d.seat) },
+    el("button", { type: "button", class: "an-move mark-" + d.mark, "data-testid": "analysis-move", onclick: () => showMove(deal, d.index) },
+      el("span", { class: "symbol", "aria-hidden": "true" }, SYMBOLS[d.mark]), " ",
+      el("b", {}, t("analysis.in_deal", { n: deal + 1 })), " ", ...actionText(d.seat, d.action, names), " — ",
+      t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: tenths(d.cost) }), " · ", t("analysis.better"), " ",
+      ...actionText(d.seat, d.best, names))));
+  const whose = el("select", { id: "analysis-whose", "data-testid": "analysis-whose" },
+    el("option", { value: "" }, t("analysis.everyone")), ...names.map((name, seat) => el("option", { value: String(seat) }, name)));
+  const list = () => {
+    const shown = items.filter((li) => !whose.value || li.dataset.seat === whose.value);
+    items.forEach((li) => { li.hidden = !shown.includes(li); });
+    heading.textContent = t("analysis.marked", { n: shown.length });
+  };
+  whose.addEventListener("change", list);
+  list();
+  box.replaceChildren(el("details", { open: true }, el("summary", {}, heading),
+    el("p", { class: "row an-whose" }, el("label", { for: "analysis-whose" }, t("analysis.whose")), whose),
+    el("ol", {}, ...items)));
 }
 
 /** The width, in its units, to draw the chart in ``box`` at: the box's, drawn as it is (a

@@ -114,6 +114,14 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     # been found only by stepping through the whole replay)
     moves = page.get_by_test_id("analysis-move")
     assert moves.count() == len(marked)
+    # one player's own, the heading counting them; then everyone's again
+    seat = marked[0][1]["seat"]
+    theirs = [d for _, d in marked if d["seat"] == seat]
+    page.get_by_test_id("analysis-whose").select_option(str(seat))
+    assert page.locator("[data-testid=analysis-move]:visible").count() == len(theirs) < len(marked)
+    assert f"({len(theirs)})" in section.locator(".an-marked summary").inner_text()
+    page.get_by_test_id("analysis-whose").select_option("")
+    assert page.locator("[data-testid=analysis-move]:visible").count() == len(marked)
     deal, decision = marked[-1]
     moves.last.focus()
     page.keyboard.press("Enter")
