@@ -32,6 +32,7 @@ function draw() {
     const here = host === "localhost" || host === "[::1]" || host.startsWith("127.");  // (another device cannot open it)
     out.replaceChildren(el("p", {}, t("me.device_help")), el("input", { readonly: true, value: body.link, "aria-label": t("me.device_link"), "data-testid": "me-link" }),
       ...(here ? [el("p", { class: "note", "data-testid": "me-link-local" }, t("me.device_local", { host }))] : []), qr);
+    qr.scrollIntoView({ block: "nearest" });  // (it had run past a laptop screen's foot)
   });
   const summary = el("summary", { "data-testid": "me-name" }, t("me.you", { name: me.name }));
   const menu = el("details", { class: "me-menu" }, summary,

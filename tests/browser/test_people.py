@@ -35,9 +35,13 @@ def test_a_name_claimed_in_the_lobby_goes_to_a_phone_and_is_nobody_elses(live, n
     key = laptop.evaluate("JSON.parse(localStorage.getItem('cardroom.player')).key")
     assert httpx.get(f"{live.http}/api/me", headers={"X-Player-Key": key}).json()["name"] == name
 
+    laptop.set_viewport_size({"width": 1366, "height": 657})  # (a 1366 by 768 screen's window)
     laptop.click("[data-testid=me-name]")
     laptop.click("[data-testid=me-device]")
     link = laptop.input_value("[data-testid=me-link]")
+    # the code to scan whole on the screen (it had run past a laptop window's foot)
+    assert laptop.evaluate("""() => { const r = document.querySelector('.qr svg').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight; }"""), "the QR code past the screen's foot"
     assert link.endswith(f"/me/continue#key={key}")
     # (the tests' server is at 127.0.0.1: the page says a phone cannot open that)
     assert laptop.text_content("[data-testid=me-link-local]").startswith("127.0.0.1 is this computer's own address")
