@@ -790,6 +790,10 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
         document.querySelector('.tablebar').getBoundingClientRect().bottom"""), \
         "the result's heading under the table's bar"
     assert any(trick for _, trick, _ in seen), seen  # (a trick on the table was among them)
+    # the side seats' empty hands are counted nowhere ("×0" had stood under their names)
+    counts = page.evaluate("""() => [...document.querySelectorAll('.seat-slot:is([data-pos=left], [data-pos=right]) .seat-cards')]
+      .map((e) => getComputedStyle(e, '::after').content)""")
+    assert all("×" not in c for c in counts), counts
     shot(page, f"small-phone-{game}-result")
     healthy(page)
 
