@@ -17,6 +17,7 @@ from .test_tables import (
     act,
     act_surely,
     create_room,
+    give_first,
     healthy,
     my_turn,
     pass_or_play,
@@ -715,6 +716,45 @@ def test_a_name_of_seven_letters_is_whole_in_the_score_sheet_beside_two_bots(liv
     whole = page.evaluate("""() => { const word = document.querySelector('[data-testid=score-sheet] thead .colname .word');
       return word && word.scrollWidth <= word.clientWidth; }""")
     assert whole and page.evaluate(HEADING_LINES) == 1
+    healthy(page)
+
+
+@pytest.mark.parametrize("game, size", [("big_mariage", {"width": 1366, "height": 657}),
+                                        ("marjolet", {"width": 1280, "height": 610}),
+                                        ("black_maria", {"width": 1280, "height": 610})])
+def test_a_laptop_window_shows_the_hand_and_the_moves_with_the_felt(paused, new_page, game, size):
+    """A laptop's window (a 1366 by 768 screen's is 657 pixels high, a 1280 by 720's 610): in
+    every phase of a deal the hand and the moves are on the screen with the felt, and nothing on
+    the felt lies over anything else. At 657 the hand had been under the window's foot, the
+    felt 504 pixels high; it is closer-knit on such a window."""
+    seats = ["open"] + ["bot:rules"] * ({"marjolet": 2, "black_maria": 3, "big_mariage": 4}[game] - 1)
+    code = create_room(paused, game, seats)
+    page = new_page(size, locale="ru-RU")
+    sit(page, paused, code, "Маша", 0)
+    page.wait_for_selector(".hand-row .card")
+    watch = Watch([page], 90, f"a deal of {game} in a laptop's window")
+    seen = set()
+    while not page.locator("[data-testid=next-deal]").count():
+        watch()
+        shown = (state(page)["match"]["deal"]["phase"], bool(page.locator("#trick .card").count()))
+        if shown not in seen:  # each new arrangement of the screen
+            bad = [b for b in fits(page) if b != "the page scrolls down"]
+            if not page.locator(RESULT).count():  # (else the result came between two reads)
+                assert bad == [] and felt_overlaps(page) == [], (shown, bad, felt_overlaps(page))
+            seen.add(shown)
+        if page.locator("[data-testid=bid-button]").count():
+            act(page, page.locator("[data-testid=bid-button]"))
+        elif page.locator("[data-testid^=give-]").count():
+            give_first(page)
+        elif page.locator("[data-testid=contract-button]").count():
+            act(page, page.locator("[data-testid=contract-button]"))
+        elif page.locator("[data-testid=draw]").count():
+            act(page, page.locator("[data-testid=draw]"))
+        elif not pass_or_play(page):
+            page.wait_for_timeout(30)
+    assert [b for b in fits(page) if b.startswith("#result")] == [], "the deal's result"
+    assert ("play", True) in seen, seen
+    shot(page, f"laptop-window-{game}")
     healthy(page)
 
 
