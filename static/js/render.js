@@ -84,14 +84,10 @@ function nameOf(m, s, name) {
   return el("a", { class: "name", title: name, href: "/players/" + encodeURIComponent(info.name), target: "_blank", rel: "noopener" }, words);
 }
 
-// What the seats whose turn it is are to do: bid, give the kitty's cards, play a card, or
-// (fixing the contract, passing cards, declaring and drawing) simply move.
-function turnWord(deal) {
-  const phase = deal ? deal.phase : "";
-  if (phase === "bidding") return "seat.to_bid";
-  if (phase === "kitty") return "seat.to_give";
-  return phase === "play" ? "seat.to_play" : "seat.to_move";
-}
+// What the seats whose turn it is are to do: bid, give the kitty's cards, pass three cards,
+// play a card, or (fixing the contract, declaring and drawing) simply move.
+const TURN_WORDS = { bidding: "seat.to_bid", kitty: "seat.to_give", pass: "seat.to_pass", play: "seat.to_play" };
+const turnWord = (deal) => TURN_WORDS[deal ? deal.phase : ""] || "seat.to_move";
 
 export function renderSeats(felt, m) {
   const pos = positions(m.nSeats, m.me);

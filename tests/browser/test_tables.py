@@ -210,6 +210,8 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     assert page.locator(".hand-row .card").count() == 17
     assert page.is_hidden("[data-testid=turn-timer]")
     assert page.is_disabled("[data-testid=pass-button]")
+    # her seat says she is to pass ("to play", then "to move", had said it)
+    assert page.text_content(".seat.me .turnmark") == "to pass"
     shot(page, "black-maria-pass-laptop")
     for i in range(3):
         page.locator(".hand-row .card.playable").nth(i).click()
