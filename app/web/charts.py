@@ -113,7 +113,9 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
     for i in _ticks(len(rows)) if rows else []:  # (under the lowest figure's label on a phone)
         parts.append(f'<text x="{x(i):.1f}" y="{height - pad + 26}" '
                      f'text-anchor="middle">{i}</text>')
-    label_ys = _apart([y(v) for v in rows[-1]] if rows else [], LABEL_GAP, height - 12)
+    # (no lower than the lowest line: under it a label had stood beside the last deal's number,
+    # "2 Anna", as if it named the deal)
+    label_ys = _apart([y(v) for v in rows[-1]] if rows else [], LABEL_GAP, height - pad)
     for s in range(lines):
         points = " ".join(f"{x(i):.1f},{y(r[s]):.1f}" for i, r in enumerate(rows))
         colour = colours[s % len(colours)]

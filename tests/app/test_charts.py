@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from app.web.charts import LABEL_GAP, chart_svg
+from app.web.charts import LABEL_GAP, ZERO_ROOM, chart_svg
 
 
 def labels(svg: str) -> list[tuple[str, float]]:
@@ -19,6 +19,15 @@ def test_labels_of_lines_that_end_level_at_the_bottom_stay_apart_and_inside_the_
     assert len(ys) == 4
     assert all(b - a >= LABEL_GAP for a, b in zip(ys, ys[1:])), ys
     assert ys[-1] <= height - 4, ys
+
+
+def test_labels_of_lines_that_end_level_stand_above_the_numbers_along_the_bottom():
+    """Three lines ending at 0 and under it: their labels stay above the row of deals' numbers
+    (the lowest had stood beside the last one, "2 Anna", as if it named the deal)."""
+    svg = chart_svg([[0, 0, 0], [0, 40, 2], [0, 83, 4]], ["Anna", "Boris", "Vera"], "totals")
+    numbers = [float(y) for y in re.findall(r'<text x="[\d.]+" y="([\d.]+)" text-anchor="middle">', svg)]
+    lowest = max(y for _, y in labels(svg))
+    assert lowest <= min(numbers) - ZERO_ROOM, (lowest, numbers)
 
 
 def test_a_long_label_is_cut_short_and_named_whole_in_the_title():
