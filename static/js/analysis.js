@@ -70,6 +70,7 @@ export function startAnalysis(box, match, names, onResult, showMove) {
     status.textContent = t("analysis.done") + " " + t("analysis.measure." + match.game);
     ask.textContent = t("analysis.again");
     ask.hidden = false;
+    box.append(ask);  // (under what it would redo: above the summary, a tap meant for it had asked again)
     renderSummary(summary, a.result, names);
     renderMarked(marked, a.result, names, showMove);
     charted = a.result;
@@ -79,6 +80,7 @@ export function startAnalysis(box, match, names, onResult, showMove) {
 
   ask.onclick = async () => {
     ask.hidden = true;
+    bar.after(ask);
     const again = ask.textContent === t("analysis.again");
     const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ again }) });

@@ -75,6 +75,9 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     # done: a row per player in the summary, and the chart
     page.get_by_test_id("analysis-row").first.wait_for(timeout=240_000)
     assert page.get_by_test_id("analysis-row").count() == 3
+    # "Analyse again" under what it would redo (above the summary, a tap meant for it had asked)
+    assert section.evaluate("""(s) => Boolean(s.querySelector('[data-testid=analysis-chart]')
+      .compareDocumentPosition(s.querySelector('[data-testid=analysis-ask]:not([hidden])')) & Node.DOCUMENT_POSITION_FOLLOWING)""")
     assert section.locator("svg.an-chart circle").count() > 10
     result = httpx.get(f"{live.http}/api/matches/{match_id}/analysis").json()["result"]
     frames = httpx.get(f"{live.http}/api/matches/{match_id}/replay").json()["frames"]
