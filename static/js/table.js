@@ -167,7 +167,11 @@ function draw() {
   noticeTurn(mine, `${t("game." + state.room.game)} · ${table.code}`);
   $("back-to-play").hidden = !mine;  // (shown over the sheet or the chat on a phone: the CSS)
   restoreFocus(focus);
-  keepHandInSight(handAt);
+  // (a turn begins when the page is asked for another kind of move: Marjolet's draw after the
+  // card that won the trick too)
+  const asked = Object.keys(moves).sort().join(" ");
+  keepHandInSight(handAt, asked !== "" && asked !== table.asked);
+  table.asked = asked;
   if (resultAppears) $("result").scrollIntoView({ block: "nearest" });  // its top, on a short screen
   afterDraw(seen);
 }

@@ -208,8 +208,10 @@ function nextControl() {
 // A phone's page may be taller than its screen. A redraw that grows what is above the hand (the
 // trump-call buttons, Marjolet's declarations, a chooser's line) keeps the hand where it was on
 // the screen rather than pushing it under the bottom bar: the page scrolls by what it grew. On a
-// phone held upright the table scrolls inside the page's main (cardroom.css), and a hand that
-// first appears there out of sight is brought into it: it is what the person plays with.
+// phone held upright and in a laptop's short window the table scrolls inside the page's main
+// (cardroom.css), and a hand out of sight there is brought into it when it first appears and
+// when a turn begins: it is what the person plays with (a table scrolled up to look at the felt
+// is left alone meanwhile).
 function scroller() {
   const main = document.querySelector("main");
   return getComputedStyle(main).overflowY === "auto" ? main : null;
@@ -229,11 +231,11 @@ export function handInSight() {
   return { shown, bottom: shown && bottom <= visibleBottom() + 1 ? bottom : null };
 }
 
-export function keepHandInSight(before) {
+export function keepHandInSight(before, turnBegins) {
   const now = document.getElementById("hand").getBoundingClientRect().bottom;
   const below = now - visibleBottom();
   if (below <= 1) return;
   const box = scroller();
-  if (before.bottom !== null) (box || window).scrollBy(0, now - before.bottom);
-  else if (!before.shown && box && document.querySelector("#hand .hand-row")) box.scrollBy(0, below);
+  if (before.bottom !== null) (box || window).scrollBy(0, Math.max(now - before.bottom, below));
+  else if ((turnBegins || !before.shown) && box && document.querySelector("#hand .hand-row")) box.scrollBy(0, below);
 }
