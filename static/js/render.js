@@ -129,10 +129,12 @@ export function renderInfo(box, m) {
     if (d.end_phase && d.phase !== "over") lines.push(el("p", { class: "banner strict", "data-testid": "end-phase" }, t("mj.end_phase"), el("span", { class: "more" }, " " + t("mj.end_phase_more"))));
     // (while the turn-up it brought lies there: after, a line the strict play had kept to no end)
     const exchanged = d.exchanged_by !== null && d.exchanged_by !== undefined;
-    if (exchanged && d.turn_up) lines.push(el("p", { class: "note" }, tWho("mj.exchanged", { name: m.names[d.exchanged_by] })));
+    if (exchanged && d.turn_up) lines.push(el("p", { class: "note dix", "data-testid": "dix-exchanged" },
+      el("span", { class: "long" }, tWho("mj.exchanged", { name: m.names[d.exchanged_by] })),
+      el("span", { class: "short" }, t("mj.exchanged_short"))));
     // (the dealer's points before any card, while the dix lies turned up: unexplained, they had
-    // puzzled a newcomer; said short on a phone, beside the stock, where a line of its own had
-    // pushed the top seat under the table's bar)
+    // puzzled a newcomer; said short on a phone, beside the stock, as the exchange is, where a
+    // line of its own had pushed the top seat under the table's bar)
     const turned = d.turn_up && (d.dix || []).find((e) => e.how === "turn-up");
     if (turned) lines.push(el("p", { class: "note dix", "data-testid": "dix-turned" },
       el("span", { class: "long" }, tWho("mj.dix_turned", { name: m.names[turned.seat], points: turned.points })),
