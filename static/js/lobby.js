@@ -45,6 +45,21 @@ function drawGame() {
     seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), select));
   }
   showThinkTime();
+  sayTheSettings();
+}
+
+// The settings (the game's options, the turn timer) folded under a line saying what they are, on
+// a screen narrower than the form's two columns: "Create the table" had been two screens down
+// a small phone. Open on a wide one.
+const settings = $("create-settings"), wide = matchMedia("(min-width: 1100px)");
+settings.open = wide.matches;
+wide.addEventListener("change", () => { settings.open = wide.matches; });
+settings.addEventListener("change", sayTheSettings);
+
+function sayTheSettings() {
+  const said = [...settings.querySelectorAll("select, input")].map((control) => (control.tagName === "SELECT"
+    ? control.selectedOptions[0].textContent : `${settings.querySelector(`label[for="${control.id}"]`).textContent} ${control.value}`));
+  $("settings-now").textContent = said.join(" · ");
 }
 
 // One tap for every other seat: bots to play at once, or free seats for friends with the link
