@@ -80,7 +80,6 @@ export function startAnalysis(box, match, names, onResult, showMove) {
 
   ask.onclick = async () => {
     ask.hidden = true;
-    bar.after(ask);
     const again = ask.textContent === t("analysis.again");
     const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ again }) });
@@ -89,6 +88,7 @@ export function startAnalysis(box, match, names, onResult, showMove) {
       ask.hidden = false;
       return;
     }
+    bar.after(ask);  // (back under the progress, for a failure's "Analyse again")
     summary.replaceChildren();
     marked.replaceChildren();
     charted = null;

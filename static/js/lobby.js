@@ -104,6 +104,7 @@ async function createRoom(ev) {
     const input = $("opt-" + key);
     if (input.type === "number" && input.value === "") {  // (it had been sent as 0)
       refuse(t("lobby.need_number", { option: t("optname." + key) }));
+      settings.open = true;  // (folded, the field could not take the focus)
       input.focus();
       return;
     }

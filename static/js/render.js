@@ -86,7 +86,7 @@ function nameOf(m, s, name) {
 
 // What the seats whose turn it is are to do: bid, give the kitty's cards, pass three cards,
 // play a card, or (fixing the contract, declaring and drawing) simply move.
-const TURN_WORDS = { bidding: "seat.to_bid", kitty: "seat.to_give", pass: "seat.to_pass", play: "seat.to_play" };
+const TURN_WORDS = { bidding: "seat.to_bid", kitty: "seat.to_give", pass: "seat.to_pass", play: "seat.to_play", end: "seat.to_play" };
 const turnWord = (deal) => TURN_WORDS[deal ? deal.phase : ""] || "seat.to_move";
 
 export function renderSeats(felt, m) {

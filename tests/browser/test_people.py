@@ -252,20 +252,18 @@ def test_names_holding_slash_hash_question_or_percent_have_their_pages(live, new
 
 @pytest.mark.parametrize("locale", ["ru-RU", "en-GB"])
 def test_a_laptops_lobby_says_what_it_is_and_shows_create_without_scrolling(live, new_page, locale):
-    """On a 1366 by 768 laptop the lobby says in a line what the site is, each game leads to its
-    own rules, and "Create the table" is on the screen for every game, even with every seat a
-    strong bot (its thinking time shown): the settings stand beside the game and the seats (the
-    button had been under the screen's foot)."""
-    page = new_page({"width": 1366, "height": 768}, locale=locale)
+    """In a 1366 by 768 laptop's window the lobby says in a line what the site is, each game leads
+    to its own rules, and "Create the table" is on the screen for every game, against bots or
+    with friends: the settings stand beside the game and the seats (the button had been under
+    the window's foot)."""
+    page = new_page({"width": 1366, "height": 657}, locale=locale)
     page.goto(live.http + "/")
     for game in ("marjolet", "black_maria", "big_mariage"):
         page.check(f"input[value={game}]")
-        page.wait_for_selector("#seat-fields select")
-        for select in page.locator("#seat-fields select").all():
-            select.select_option("bot:strong")
-        page.wait_for_selector("#think-option:not([hidden])")
-        button = page.locator("#create-button").bounding_box()
-        assert button["y"] + button["height"] <= 768 and page.evaluate("scrollY") == 0, (game, button)
+        for seats in ("seats-bots", "seats-friends"):
+            page.click(f"[data-testid={seats}]")
+            button = page.locator("#create-button").bounding_box()
+            assert button["y"] + button["height"] <= 657 and page.evaluate("scrollY") == 0, (game, seats, button)
     assert len(page.text_content(".lead").split()) > 8
     shot(page, f"lobby-laptop-{locale}")
     page.click("[data-testid=rules-big_mariage]")

@@ -290,7 +290,9 @@ def test_an_option_left_empty_is_asked_for_by_its_name(live, new_page):
     page.goto(live.http + "/")
     page.check("input[value=big_mariage]")
     page.fill("#create-name", fresh_name("Вера"))
+    page.click("[data-testid=create-settings] summary")  # (folded on a phone)
     page.fill("#opt-target", "")
+    page.click("[data-testid=create-settings] summary")  # folded again: unfolded by the refusal
     rooms = len(httpx.get(live.http + "/api/rooms?open=true").json()["rooms"])
     page.click("#create-button")
     # (it had been sent as 0: "настройка «target» не принимает значение «0»")
@@ -371,6 +373,8 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                 act(p, p.locator("[data-testid=draw]"))
             elif my_turn(p):
                 if not end_seen and p.locator("[data-testid=end-phase]").count():
+                    # the strict play is still play ("to move" had been said in it)
+                    assert p.text_content(".seat.me .turnmark") == ("to play", "ходит")[seat]
                     end_seen = True
                     shot(a, "marjolet-end-phase-laptop")
                     shot(b, "marjolet-end-phase-phone")
