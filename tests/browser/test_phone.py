@@ -34,6 +34,7 @@ from .test_tables import (
     make_my_move,
     my_turn,
     play_first_legal,
+    play_on,
     sheet_matches_the_server,
     sit,
     state,
@@ -779,17 +780,7 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
             assert page.evaluate(BAR_IN_SIGHT), f"the table's bar is out of sight: {shown}"
             assert page.evaluate(TOP_SEAT_IN_SIGHT), f"the top seat under the bar: {shown}"
             seen.add(shown)
-        if page.locator("[data-testid=bid-button]").count():  # (all passing, no play)
-            act(page, page.locator("[data-testid=bid-button]"))
-        elif page.locator("[data-testid^=give-]").count():
-            give_first(page)
-        elif page.locator("[data-testid=contract-button]").count():
-            act(page, page.locator("[data-testid=contract-button]"))
-        elif page.locator("[data-testid=draw]").count():
-            act(page, page.locator("[data-testid=draw]"))
-        elif my_turn(page):
-            play_first_legal(page)
-        else:
+        if not play_on(page):  # (bidding: all passing, there would be no play)
             page.wait_for_timeout(30)
     # at the deal's end the result panel is what counts (its "next deal" with it): whole on the
     # screen; the hand, empty now, and the moves ("next deal…") may be below it when it is tall

@@ -17,11 +17,11 @@ from .test_tables import (
     act,
     act_surely,
     create_room,
-    give_first,
     healthy,
     my_turn,
     pass_or_play,
     play_first_legal,
+    play_on,
     sit,
     state,
     wait_state,
@@ -770,17 +770,7 @@ def test_a_laptop_window_shows_the_hand_and_the_moves_with_the_felt(paused, new_
             if settled(page) and arrangement(page) == shown:
                 overlaps = felt_overlaps(page)
                 assert overlaps == [] or not page.evaluate(STILL), (shown, overlaps)
-        if page.locator("[data-testid=bid-button]").count():
-            act(page, page.locator("[data-testid=bid-button]"))
-        elif page.locator("[data-testid^=give-]").count():
-            give_first(page)
-        elif page.locator("[data-testid=contract-button]").count():
-            act(page, page.locator("[data-testid=contract-button]"))
-        elif page.locator("[data-testid=draw]").count():
-            act(page, page.locator("[data-testid=draw]"))
-        elif game == "black_maria" and page.locator("[data-testid=pass-button]").count():
-            pass_or_play(page)  # (Big Mariage's bidding has a pass button too)
-        elif not (my_turn(page) and play_first_legal(page)):
+        if not play_on(page):
             page.wait_for_timeout(30)
     assert [b for b in fits(page) if b.startswith("#result")] == [], "the deal's result"
     assert ("play", True) in seen, seen

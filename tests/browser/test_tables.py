@@ -152,6 +152,20 @@ def make_my_move(page) -> bool:
     return act(page, page.locator("[data-testid=pass-button]"))
 
 
+def play_on(page) -> bool:
+    """Whatever the table asks of this page now, done the simplest way: bid, give the first card
+    (Big Mariage's kitty), fix the contract, draw (Marjolet), pass the first three cards (Black
+    Maria), or play the first legal card; whether it asked for anything."""
+    for button in ("bid-button", "contract-button", "draw"):
+        if page.locator(f"[data-testid={button}]").count():
+            return act(page, page.locator(f"[data-testid={button}]"))
+    if page.locator("[data-testid^=give-]").count():
+        return give_first(page)
+    if page.locator("[data-testid=pass-button]").count() and not page.locator("[data-testid=bidbox]").count():
+        return pass_or_play(page)  # (Big Mariage's bidding has a pass button too)
+    return my_turn(page) and play_first_legal(page)
+
+
 def give_first(page) -> bool:
     """Big Mariage's kitty: choose the first card to give and give it to the first seat offered;
     whether it went."""
