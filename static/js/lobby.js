@@ -31,9 +31,12 @@ function drawGame() {
     opts.append(el("div", { class: "option" }, el("label", { for: id }, t("optname." + key)), input, el("p", { class: "meaning", id: id + "-meaning" }, meaning)));
   }
   for (let s = 0; s < game.seats; s++) {
-    const label = t("lobby.seat_n", { n: s + 1 }) + (game.teams ? " · " + t("seat.team", { n: teamLetter(s % 2) }) : "");
+    const team = game.teams ? t("seat.team", { n: teamLetter(s % 2) }) : null;
+    const label = t("lobby.seat_n", { n: s + 1 }) + (team ? " · " + team : "");
+    // (the team under the seat's number in the form's narrow column: a seat and its choice on one line)
+    const words = el("span", { class: "seat-label" }, t("lobby.seat_n", { n: s + 1 }), team ? el("small", {}, team) : null);
     if (s === 0) {  // the table's maker takes it (an open seat until then)
-      seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), el("span", { class: "seat-you" }, t("lobby.you_sit_here"))));
+      seats.append(el("div", { class: "seat-choice row" }, words, el("span", { class: "seat-you" }, t("lobby.you_sit_here"))));
       continue;
     }
     const select = el("select", { name: "seat" + s, "data-seat": String(s), "aria-label": label, "aria-describedby": "seats-meaning" },
@@ -42,7 +45,7 @@ function drawGame() {
       el("option", { value: "bot:random" }, t("lobby.seat_bot_random")),
       el("option", { value: "bot:strong" }, t("lobby.seat_bot_strong")));
     select.addEventListener("change", () => { choosePreset(null); showThinkTime(); });  // (a seat of one's own choice)
-    seats.append(el("div", { class: "seat-choice row" }, el("span", {}, label), select));
+    seats.append(el("div", { class: "seat-choice row" }, words, select));
   }
   showThinkTime();
   sayTheSettings();

@@ -264,6 +264,9 @@ def test_a_laptops_lobby_says_what_it_is_and_shows_create_without_scrolling(live
             page.click(f"[data-testid={seats}]")
             button = page.locator("#create-button").bounding_box()
             assert button["y"] + button["height"] <= 657 and page.evaluate("scrollY") == 0, (game, seats, button)
+        for row in page.locator(".seat-choice:has(select)").all():  # a seat's choice beside its number
+            words, choice = row.locator(":scope > span").first.bounding_box(), row.locator("select").bounding_box()
+            assert choice["y"] < words["y"] + words["height"], (game, words, choice)
     assert len(page.text_content(".lead").split()) > 8
     shot(page, f"lobby-laptop-{locale}")
     page.click("[data-testid=rules-big_mariage]")
