@@ -63,9 +63,20 @@ def card_led(seat, hand, **kwargs):
 
 # -- bidding ---------------------------------------------------------------------------------
 
-def bid(seat, hand, bids, high_bidder=None):
+def bid(seat, hand, bids, high_bidder=None, marriages="declared"):
     moves = {"bid": bids, "pass": {}} if bids else {"pass": {}}
-    return big_mariage_bot(view(seat, hand, high_bidder=high_bidder), moves, NoDice())
+    return big_mariage_bot(view(seat, hand, high_bidder=high_bidder, marriages=marriages), moves,
+                           NoDice())
+
+
+def test_with_trump_only_marriages_the_bot_counts_on_less_than_their_points():
+    """In ``trump_only`` a marriage scores only when it calls trumps: the declarer's first lead
+    calls one, a second needs a trick won first. 150 is under this hand's worth when marriages
+    are declared (hearts' 100 and spades' 40), over it when they must be called."""
+    hand = ["KH", "QH", "9H", "KS", "QS", "8S", "7D"]
+    assert bid(0, hand, BIDS_FROM_60[18:]) == {"type": "bid", "value": 150}
+    assert bid(0, hand, BIDS_FROM_60[18:], marriages="trump_only") == {"type": "pass"}
+    assert bid(0, hand, BIDS_FROM_60[10:], marriages="trump_only") == {"type": "bid", "value": 110}
 
 
 def test_a_strong_hand_bids_the_lowest_bid_and_a_weak_one_passes():

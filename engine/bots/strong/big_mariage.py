@@ -87,7 +87,7 @@ class BigMariageModel(Model):
     def plausible(self, view: dict, placement: dict, rng: random.Random) -> bool:
         deal = view["deal"]
         if deal["phase"] == "bidding":
-            return rng.random() < _bids_likelihood(deal["bids"], placement)
+            return rng.random() < _bids_likelihood(deal["bids"], placement, view["options"])
         if deal["phase"] in ("play", "over") and deal["variant"] == "declared":
             return not _undeclared_marriage(view, placement)
         return True
@@ -200,14 +200,14 @@ def _undeclared_marriage(view: dict, placement: dict) -> bool:
                for seat, cards in held.items() if seat != me for suit in MARRIAGE_POINTS)
 
 
-def _bids_likelihood(bids: list, placement: dict) -> float:
+def _bids_likelihood(bids: list, placement: dict, options: dict) -> float:
     """How well the bids so far fit the hands of ``placement``: 1 when each bid and pass is
     what the rules bot would have done with that hand, less for each one it would not."""
     likelihood, high_bidder, lowest = 1.0, None, MIN_BID
     for seat, bid in bids:
         hand = placement.get(seat)
         if hand is not None and lowest <= MAX_BID \
-                and would_bid(hand, seat, high_bidder, lowest) == (bid == "pass"):
+                and would_bid(hand, seat, high_bidder, lowest, options) == (bid == "pass"):
             likelihood *= UNLIKE_BID
         if bid != "pass":
             high_bidder, lowest = seat, bid + BID_STEP
