@@ -201,8 +201,9 @@ export function showMark(line, result, frames, i, names) {
   const d = deal && deal.decisions.find((x) => x.index === index);
   if (!d || d.forced) return;
   if (!d.mark) {
-    // (a cost too small to mark is said too: a blank line had read as "nothing to say")
-    line.append(d.cost === 0 ? t("analysis.best") : t("analysis.small", { cost: tenths(d.cost) }), d.exact ? ` · ${t("analysis.exact")}` : "");
+    // (a cost too small to mark is said too: a blank line had read as "nothing to say"; and
+    // whose word it is: a bare "The best choice" over the felt had said nothing of where it came from)
+    line.append(t("analysis.says"), " ", d.cost === 0 ? t("analysis.best") : t("analysis.small", { cost: tenths(d.cost) }), d.exact ? ` · ${t("analysis.exact")}` : "");
     return;
   }
   line.classList.add("mark-" + d.mark);

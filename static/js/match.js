@@ -1,6 +1,6 @@
 // The match page: per-deal table (score sheet) and the replay viewer (all hands open).
-import { t, el, actionText, pageData } from "./common.js";
-import { renderSheet } from "./sheet.js";
+import { t, el, actionText, pageData, signed } from "./common.js";
+import { renderSheet, dealHeadline } from "./sheet.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 import { startAnalysis, showMark } from "./analysis.js";
 
@@ -91,7 +91,14 @@ async function startReplay() {
     slider.setAttribute("aria-valuetext", $("rp-where").textContent);
     const line = $("rp-action");
     line.replaceChildren(...(f.action ? actionText(f.seat, f.action, names, d.pass_to) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
-    line.append(" · ", el("span", { class: "totals" }, t("replay.totals", { totals: f.totals.join(" : ") })));
+    // (at a deal's end, how it came out: the score alone had not said that a contract failed)
+    const over = d.phase === "over" && match.deal_list[f.deal] && match.deal_list[f.deal].summary;
+    const outcome = over ? dealHeadline(data.game, over, names) : null;
+    // (said short on a phone held upright, where the line has two rows: "contract failed")
+    const team = over && data.game === "big_mariage" && !over.thrown_in ? over.teams.find((x) => x.declaring) : null;
+    if (outcome) line.append(" · ", team ? el("span", { class: "long" }, ...outcome) : el("span", {}, ...outcome));
+    if (team) line.append(el("span", { class: "short" }, t(team.made ? "replay.made_short" : "replay.failed_short")));
+    line.append(" · ", el("span", { class: "totals" }, t("replay.totals", { totals: f.totals.map((n) => signed(n)).join(" : ") })));
     if (i === frames.length - 1 && match.status === "finished") line.append(" · ", el("b", { "data-testid": "replay-winners" }, `${t(teams || match.winners.length > 1 ? "match.winners" : "match.winner")}: ${winners}`));
     if ($("rp-mark")) showMark($("rp-mark"), analysis, frames, i, names);
     keepHeight();

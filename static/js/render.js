@@ -2,7 +2,7 @@
 // Used by the live table and by the replay viewer. Everything comes from the engine's view and
 // the server's facts, in a model `m` = {game, nSeats, teams ([[0, 2], [1, 3]] or null), me,
 // names, seatInfo (SEATs; none in a replay), deal, toAct, replay}.
-import { t, tWho, fitNames, el, cardEl, SUIT_SYMBOL, positions, suitName, rankLabel, teamLetter } from "./common.js";
+import { t, tWho, fitNames, el, cardEl, cardName, cardsText, SUIT_SYMBOL, positions, suitName, rankLabel, teamLetter } from "./common.js";
 
 
 function seatBadges(m, s) {
@@ -53,7 +53,18 @@ function seatCards(m, s, pos) {
   const shown = new Set(m.game === "marjolet" && d.declared ? d.declared[s] : []);
   if (hand && (m.replay || pos !== "bottom")) {
     wrap.classList.add("open");
-    hand.filter((c) => !shown.has(c)).forEach((c) => wrap.append(cardEl(c)));
+    // (the replay: the kitty's cards in the declarer's hand while it gives them; the hand had
+    // only grown from seven cards to eleven)
+    const fromKitty = new Set(m.replay && d.phase === "kitty" && s === d.declarer ? d.kitty || [] : []);
+    hand.filter((c) => !shown.has(c)).forEach((c) => {
+      const card = cardEl(c);
+      if (fromKitty.has(c)) {
+        card.classList.add("kitty");
+        card.title = t("card.kitty_mark");
+        card.setAttribute("aria-label", `${cardName(c)} (${t("card.kitty_mark")})`);
+      }
+      wrap.append(card);
+    });
   } else if (pos !== "bottom") {
     const n = (d.hand_sizes ? d.hand_sizes[s] : 0) - shown.size;
     // one picture named by the count ("8 cards, face down"), not eight a screen reader reads out
@@ -151,7 +162,9 @@ export function renderInfo(box, m) {
       if (d.declarer !== null) lines.push(el("p", { class: "contract", "data-testid": "contract" }, d.contract
         ? [el("span", { class: "long" }, tWho("bm.contract_line", { n: d.contract, name: m.names[d.declarer] })), el("span", { class: "short" }, t("bm.contract_short", { n: d.contract }))]
         : tWho("bm.declarer_line", { n: d.high_bid, name: m.names[d.declarer] })));
-      if (d.phase === "kitty") lines.push(el("p", { class: "phase" }, tWho("bm.kitty_phase", { name: m.names[d.declarer], n: d.gives.length })));
+      if (d.phase === "kitty") lines.push(el("p", { class: "phase kitty-phase" }, tWho("bm.kitty_phase", { name: m.names[d.declarer], n: d.gives.length })));
+      // (the replay: which cards were the kitty's, marked so in the declarer's hand)
+      if (d.phase === "kitty" && m.replay && d.kitty) lines.push(el("p", { class: "kitty-cards" }, t("bm.kitty_cards"), " ", cardsText(d.kitty)));
       if (d.phase === "contract") lines.push(el("p", { class: "phase" }, tWho("bm.contract_phase", { name: m.names[d.declarer] })));
       if (d.phase === "play" || (d.phase === "over" && d.contract !== null)) {  // (thrown in: nothing was played)
         lines.push(trumpBadge(d.trump));

@@ -1,5 +1,5 @@
 // The score sheet: every deal of a match with its details and the running totals.
-import { t, el, cardsText, SUIT_SYMBOL, combinationName, signed } from "./common.js";
+import { t, el, cardText, cardsText, SUIT_SYMBOL, combinationName, signed } from "./common.js";
 
 /** The sheet's columns: one per team ("Anna & Carl") when `teams` ([[0, 2], [1, 3]]), else one
  * per seat. (Partners are joined as the pages join them: "team_and".) */
@@ -47,6 +47,21 @@ const DETAILS = { black_maria: detailsBlackMaria, marjolet: detailsMarjolet, big
 /** Where column `i`'s points of a finished deal came from (its `summary`): texts and elements;
  * `contract`: with the contract and its outcome (Big Mariage), unless it is said elsewhere. */
 export const dealDetails = (game, summary, i, names, contract = true) => DETAILS[game](summary, i, names, contract);
+
+/** What a finished deal comes to, in a sentence (the result panel's and the replay's): how the
+ * contract went, who took the queen of spades; null where the columns say it all (Marjolet). */
+export function dealHeadline(game, summary, names) {
+  if (game === "black_maria") {
+    const taker = summary.spades.findIndex((cards) => cards.includes("QS"));
+    return taker < 0 ? null : [t("result.queen_taken", { name: names[taker] }), " ", cardText("QS")];
+  }
+  if (game !== "big_mariage") return null;
+  if (summary.thrown_in) return [t("bm.thrown_in")];
+  const team = summary.teams.find((x) => x.declaring);
+  const values = { name: names[summary.declarer], n: summary.contract, points: team.points };
+  if (team.made) return [el("span", { class: "made" }, t("result.made", { ...values, by: team.points - summary.contract }))];
+  return [el("span", { class: "lost" }, t("result.failed", { ...values, by: summary.contract - team.points }))];
+}
 
 /** The columns' headings, cut with an ellipsis when long, each whole in its title: a name's
  * words on two lines at most, each cut short ("Констант…") rather than broken ("Алексе / й");

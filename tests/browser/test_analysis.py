@@ -112,6 +112,14 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     measure = {"en": "minus the penalty points the player takes", "ru": "штрафные очки игрока в раздаче со знаком минус"}[lang]
     assert measure in status.inner_text()
     assert f"mark-{decision['mark']}" in mark.get_attribute("class")
+    # a choice not marked says whose word it is ("The best choice" alone had hung over the felt)
+    plain = [(deal["deal"], d) for deal in result["deals"] for d in deal["decisions"]
+             if not d.get("mark") and not d.get("forced")]
+    plain_deal, choice = plain[0]
+    step = next(i for i, f in enumerate(frames) if f["deal"] == plain_deal) + choice["index"] + 1
+    page.locator("#rp-slider").evaluate(f"(s) => {{ s.value = {step}; s.dispatchEvent(new Event('input')); }}")
+    assert mark.inner_text().startswith({"en": "Analysis: ", "ru": "Анализ — "}[lang]), mark.inner_text()
+    page.locator("#rp-slider").evaluate(f"(s) => {{ s.value = {first + decision['index'] + 1}; s.dispatchEvent(new Event('input')); }}")
     shot(page, f"analysis-{lang}")
     # the marked moves listed in the match's order, each taking the replay to itself (they had
     # been found only by stepping through the whole replay)

@@ -162,3 +162,72 @@ def test_a_replayed_pass_names_who_the_cards_went_to(live, new_page):
         said = page.get_by_test_id("replay-action").inner_text()
         assert said.startswith(f"{names[frame['seat']]} passes to {names[to]} "), said
     healthy(page)
+
+
+@pytest.mark.parametrize("game", ["marjolet", "big_mariage"])
+def test_a_replay_in_a_laptops_window_shows_its_buttons_and_the_bottom_hand(live, new_page, game):
+    """In a 1366 by 768 screen's window the replay's buttons and what the step did stay at the
+    top, and the felt under them is seen whole, step by step: the bottom hand had been under the
+    window's foot, and scrolling down to it had hidden the buttons."""
+    match = demo_match(live, game)
+    page = new_page({"width": 1366, "height": 657})
+    page.goto(f"{live.http}/matches/{match['id']}")
+    page.wait_for_selector("#replay .seat")
+    page.get_by_test_id("to-replay").click()
+    in_sight = """() => { const bar = document.querySelector('.replay-side').getBoundingClientRect();
+      const hand = document.querySelector('.replay-felt .seat-slot[data-pos=bottom] .seat').getBoundingClientRect();
+      return [bar.top >= 0 && bar.bottom <= innerHeight / 4, hand.bottom <= innerHeight + 1]; }"""
+    for step in range(60):
+        assert page.evaluate(in_sight) == [True, True], f"step {step + 1}"
+        page.keyboard.press("ArrowRight")
+    page.mouse.wheel(0, 300)  # (looked further down: the buttons stay)
+    page.wait_for_function("document.querySelector('.replay-side').getBoundingClientRect().top >= 0")
+    shot(page, f"replay-laptop-{game}")
+    healthy(page)
+
+
+def test_a_replayed_deal_says_how_it_came_out_and_which_cards_were_the_kitty(live, new_page):
+    """At each deal's last step the replay says how the contract went, as the result panel does
+    (the score alone had not said that a contract failed); while the declarer gives, the kitty's
+    cards are named and marked in its hand (the hand had only grown from seven cards to eleven)."""
+    match = demo_match(live, "big_mariage")
+    detail = httpx.get(f"{live.http}/api/matches/{match['id']}").json()
+    names = [p["name"] for p in detail["players"]]
+    frames = httpx.get(f"{live.http}/api/matches/{match['id']}/replay").json()["frames"]
+    page = new_page()
+    page.goto(f"{live.http}/matches/{match['id']}")
+    page.wait_for_selector("#replay .seat")
+    go = lambda step: page.locator("#rp-slider").evaluate(  # noqa: E731
+        f"(s) => {{ s.value = {step}; s.dispatchEvent(new Event('input')); }}")
+    said = page.get_by_test_id("replay-action")
+    for deal in detail["deal_list"]:
+        last = max(i for i, f in enumerate(frames) if f["deal"] == deal["index"])
+        go(last)
+        totals = " : ".join(str(n).replace("-", "\u2212") for n in frames[last]["totals"])
+        assert f"score {totals}" in said.inner_text()  # (a minus sign, as the sheet writes it)
+        summary = deal["summary"]
+        if summary["thrown_in"]:
+            assert "Everyone passed" in said.inner_text()
+            continue
+        team = next(t for t in summary["teams"] if t["declaring"])
+        outcome = "made" if team["made"] else "failed"
+        assert f"Contract {summary['contract']} ({names[summary['declarer']]}) {outcome} with {team['points']} points" \
+            in said.inner_text(), said.inner_text()
+        go(last - 1)  # (a step before, the deal goes on: nothing said of it)
+        assert " made with " not in said.inner_text() and " failed with " not in said.inner_text()
+        ends = (last, outcome)
+    page.set_viewport_size({"width": 360, "height": 640})  # (a phone upright: said short)
+    go(ends[0])
+    assert f" · contract {ends[1]} · " in said.inner_text() and " points" not in said.inner_text()
+    page.set_viewport_size({"width": 1280, "height": 800})
+    kitty = next(i for i, f in enumerate(frames) if f["deal_view"]["phase"] == "kitty")
+    go(kitty)
+    view = frames[kitty]["deal_view"]
+    marked = page.locator(".replay-felt .seat-cards.open .card.kitty")
+    assert sorted(marked.evaluate_all("(cards) => cards.map((c) => c.dataset.card)")) == sorted(view["kitty"])
+    assert all(card in view["hands"][view["declarer"]] for card in view["kitty"])
+    assert marked.first.get_attribute("aria-label").endswith("(from the kitty)")
+    assert page.locator(".replay-felt .info .kitty-cards").inner_text().startswith("The kitty:")
+    go(kitty - 1)  # (the bidding: no card marked)
+    assert marked.count() == 0
+    healthy(page)

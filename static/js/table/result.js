@@ -3,8 +3,8 @@
 // reads it), who asked for the next deal, the countdown to it (ROOM.deal_left) and "Next deal"
 // for the people at the table. Once the match is over: the winners, the final totals,
 // "Rematch" and who asked for it.
-import { t, tParts, el, cardText, fullStop, signed } from "../common.js";
-import { columnLabels, columnNames, dealDetails } from "../sheet.js";
+import { t, tParts, el, fullStop, signed } from "../common.js";
+import { columnLabels, columnNames, dealDetails, dealHeadline } from "../sheet.js";
 import { table } from "./state.js";
 import { announce } from "./notices.js";
 
@@ -53,17 +53,8 @@ export const resultNew = () => !$("result").childElementCount;
 
 // A sentence over the columns: how the contract went, who took the queen of spades.
 function headline(game, summary, names) {
-  const line = (...content) => el("p", { class: "headline", "data-testid": "result-headline" }, ...content);
-  if (game === "black_maria") {
-    const taker = summary.spades.findIndex((cards) => cards.includes("QS"));
-    return taker < 0 ? null : line(t("result.queen_taken", { name: names[taker] }), " ", cardText("QS"));
-  }
-  if (game !== "big_mariage") return null;
-  if (summary.thrown_in) return line(t("bm.thrown_in"));
-  const team = summary.teams.find((x) => x.declaring);
-  const values = { name: names[summary.declarer], n: summary.contract, points: team.points };
-  if (team.made) return line(el("span", { class: "made" }, t("result.made", { ...values, by: team.points - summary.contract })));
-  return line(el("span", { class: "lost" }, t("result.failed", { ...values, by: summary.contract - team.points })));
+  const said = dealHeadline(game, summary, names);
+  return said && el("p", { class: "headline", "data-testid": "result-headline" }, ...said);
 }
 
 // One block per column (a seat, or a team): the deal's points, their details (the contract is
