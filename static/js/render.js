@@ -2,7 +2,7 @@
 // Used by the live table and by the replay viewer. Everything comes from the engine's view and
 // the server's facts, in a model `m` = {game, nSeats, teams ([[0, 2], [1, 3]] or null), me,
 // names, seatInfo (SEATs; none in a replay), deal, toAct, replay}.
-import { t, tWho, fitNames, el, cardEl, cardName, cardsText, SUIT_SYMBOL, positions, suitName, rankLabel, teamLetter } from "./common.js";
+import { t, tWho, fitNames, el, cardEl, cardName, cardsText, SUIT_SYMBOL, positions, suitName, rankLabel, teamLetter, signed } from "./common.js";
 
 
 function seatBadges(m, s) {
@@ -175,8 +175,20 @@ export function renderInfo(box, m) {
     if (d.phase === "over" && d.contract === null) lines.push(el("p", { class: "phase" }, t("bm.thrown_in")));
   }
   if (d.phase === "over") lines.push(el("p", { class: "phase" }, t("info.deal_over")));
+  else if (m.totals && m.totals.some((n) => n !== 0)) lines.push(matchScore(m));
   box.append(...lines);
   fitNames(box);
+}
+
+// The match's score so far, at the table (a phone's score sheet covers the cards): "Match — A 75 ·
+// B 40 · to 1000", each seat by its name where there are no teams ("Anna: 90"). (Not in a deal's end, whose
+// result panel says the totals.)
+function matchScore(m) {
+  const scores = m.teams
+    ? m.totals.map((n, team) => `${teamLetter(team)} ${signed(n)}`)
+    : m.totals.map((n, seat) => `${m.names[seat]}: ${signed(n)}`);  // ("Бот 2 0" had read as "Бот 20")
+  return el("p", { class: "match-score", "data-testid": "match-score" }, t("info.match", { scores: scores.join(" · ") }),
+    m.target ? el("span", { class: "long" }, " · " + t("info.match_target", { n: m.target })) : null);
 }
 
 /** The trick in the middle; `shown` = {cards:[[seat,card]], winner} to display a finished trick. */

@@ -144,6 +144,7 @@ function draw() {
   const felt = {
     game: state.room.game, nSeats: state.room.seats.length, teams, me: state.you.seat, names,
     seatInfo: seatsAsSeen(state), deal: m ? m.deal : null, toAct: m && !holding ? m.to_act : [],
+    totals: m ? m.totals : null, target: (state.room.options || {}).target,
   };
   const lastTrick = felt.deal && felt.deal.last_trick;
   const resultAppears = resultDue() && resultNew();

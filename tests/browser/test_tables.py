@@ -273,6 +273,13 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     sheet_matches_the_server(page)
     total = sum(int(x) for x in page.locator("[data-testid=score-sheet] tfoot th").all_text_contents()[1:])
     assert total == 43  # one deal: 13 hearts, the queen (13), king (10) and ace (7) of spades
+    # the next deal (dealt at once here): the match's score so far said on the felt, to the
+    # players and to a watcher on a phone (whose score sheet covers the cards)
+    page.wait_for_selector("[data-testid=match-score]")
+    seats, totals = state(page)["room"]["seats"], state(page)["match"]["totals"]
+    said = "Match — " + " · ".join(f"{s['name']}: {n}" for s, n in zip(seats, totals)) + " · to 100"
+    for p in (page, watcher):
+        p.wait_for_function(f"document.querySelector('[data-testid=match-score]')?.textContent === {said!r}")
     # chat is plain text
     page.fill("#chat-input", "<b>hi</b>")
     page.click("#chat-form button")
