@@ -398,6 +398,8 @@ class RoomInfo(BaseModel):
     waiting: list[int]
     deal_left: float | None
     created: str
+    to_act: list[int] | None = Field(None, description="the seats whose move it is (REST's "
+                                     "`GET /api/rooms` and `/api/rooms/{code}` only)")
 
 
 class MatchPlayer(BaseModel):

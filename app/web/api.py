@@ -146,7 +146,14 @@ async def list_rooms(rooms: Registry, open: bool = True,
                      limit: int = Query(50, ge=1, le=200)):
     codes = await asyncio.to_thread(rooms.repository.open_room_codes, limit, open)
     found = [await rooms.get(code, asked=False) for code in codes]  # only looked at
-    return {"rooms": [room.describe() for room in found if room is not None]}
+    return {"rooms": [described(room) for room in found if room is not None]}
+
+
+def described(room) -> dict:
+    """ROOM, and for a reader of the REST side (the lobby's list of one's own tables) the seats
+    whose move it is: the socket's STATE says it in the match, and its ROOM does not repeat it."""
+    match = room.state.match
+    return {**room.describe(), "to_act": match.to_act() if match is not None else []}
 
 
 async def room_or_404(rooms, code: str):
@@ -158,7 +165,7 @@ async def room_or_404(rooms, code: str):
 
 @router.get("/rooms/{code}", response_model=RoomInfo)
 async def room_info(code: str, rooms: Registry):
-    return (await room_or_404(rooms, code)).describe()
+    return described(await room_or_404(rooms, code))
 
 
 @router.post("/rooms/{code}/join", response_model=Joined)

@@ -180,6 +180,41 @@ $("join-form").addEventListener("submit", (ev) => {
   $("join-error").textContent = code.length === 6 ? "" : t("lobby.bad_code");
   if (code.length === 6) location.href = "/r/" + code;
 });
+// The tables this browser has a seat at (kept per table since it sat down) and a known player's
+// running matches: the way back to a table whose link was lost, each saying whose turn it is.
+const SEAT_KEY = "cardroom.seat.";
+async function loadMyTables() {
+  const me = identity();
+  const seats = new Map();
+  for (const key of Object.keys(localStorage).filter((k) => k.startsWith(SEAT_KEY))) {
+    try { seats.set(key.slice(SEAT_KEY.length), JSON.parse(localStorage.getItem(key)).seat); } catch { /* not ours */ }
+  }
+  if (me) {
+    const r = await fetch(`/api/matches?status=running&limit=20&player=${encodeURIComponent(me.name)}`).catch(() => null);
+    const matches = r && r.ok ? (await r.json()).matches : [];
+    for (const m of matches) {
+      const mine = m.players.find((p) => p.name === me.name && !p.bot);
+      if (mine && !m.abandoned && !seats.has(m.room)) seats.set(m.room, mine.seat);
+    }
+  }
+  const rooms = await Promise.all([...seats.keys()].slice(0, 20).map(async (code) => {
+    const r = await fetch("/api/rooms/" + encodeURIComponent(code)).catch(() => null);
+    if (r && r.status === 404) localStorage.removeItem(SEAT_KEY + code);  // (a table no longer kept)
+    return r && r.ok ? r.json() : null;
+  }));
+  const going = rooms.filter((room) => room && room.status !== "finished")
+    .sort((a, b) => (a.created < b.created ? 1 : -1)).slice(0, 5);
+  $("my-tables").hidden = !going.length;
+  $("my-tables-list").replaceChildren(...going.map((room) => {
+    const people = room.seats.map((s) => (s.kind === "open" ? "—" : seatName(s))).join(", ");
+    const yours = room.status === "playing" && (room.to_act || []).includes(seats.get(room.code));
+    const now = yours ? t("lobby.your_turn") : t(room.status === "playing" ? "lobby.table_playing" : "lobby.table_waiting");
+    return el("li", { "data-testid": "my-table" }, el("a", { href: "/r/" + room.code, class: "room-link" }, el("b", {}, t("game." + room.game)), " ", el("span", { class: "code" }, room.code)),
+      " ", el(yours ? "b" : "span", { class: yours ? "your-turn" : "muted" }, now), el("span", { class: "muted" }, ` · ${people}`));
+  }));
+}
+
 loadGames();
 loadRooms();
+loadMyTables();
 setInterval(loadRooms, 10000);

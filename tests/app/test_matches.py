@@ -105,6 +105,12 @@ async def test_rematch_and_open_rooms(server):
     _, token = await join(server.http, code, "Rema")
     person = Client(server.ws, code, token, name="rema")
     await person.connect()
+    # whose move it is, for the lobby's list of one's own tables: the REST side says it (the
+    # bots have passed: the person is left to)
+    await person.until(lambda s: s["match"] and s["match"]["to_act"] == [0])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        assert (await http.get(f"/api/rooms/{code}")).json()["to_act"] == [0]
+    assert "to_act" not in person.state["room"]  # (the socket's ROOM does not repeat it)
     await person.play()
     first = person.state["room"]["match"]["id"]
     await person.send({"type": "rematch"})

@@ -12,7 +12,7 @@ import pytest
 
 from ..conftest import stored_match
 from .conftest import PHONE, fresh_name, shot
-from .test_tables import healthy
+from .test_tables import create_room, healthy, sit
 
 pytestmark = pytest.mark.browser
 
@@ -197,7 +197,9 @@ def test_the_phone_of_a_player_sits_at_their_seat_and_the_laptop_plays_on(live, 
     phone.goto(link)
     phone.wait_for_function("document.querySelector('[data-testid=continue-status]')"
                             ".textContent.includes(" + repr(name) + ")")
-    phone.goto(f"{live.http}/r/{code}")
+    # the lobby leads to her table, known by her name (this phone holds no seat of it)
+    phone.goto(live.http + "/")
+    phone.locator(f"[data-testid=my-table] a[href='/r/{code}']").click()
     phone.wait_for_selector(".seat.me[data-seat='0']")  # her seat at once, no token here
     assert phone.evaluate("localStorage.getItem('cardroom.seat." + code + "')") is None
     phone.wait_for_selector("[data-testid=pass-button]")
@@ -207,6 +209,30 @@ def test_the_phone_of_a_player_sits_at_their_seat_and_the_laptop_plays_on(live, 
     laptop.wait_for_selector("[data-testid=received] .cardtext")  # ... the laptop sees it
     assert laptop.get_attribute("#conn", "data-status") == "online"
     healthy(laptop, phone)
+
+
+def test_the_lobby_leads_back_to_ones_tables_first_saying_whose_turn(live, new_page):
+    """A table's link lost, the lobby leads back: the tables this browser sits at come first,
+    each saying whether the match is on, whose turn it is, or that it waits for players (the
+    lobby had listed only other people's open tables)."""
+    playing = create_room(live, "marjolet", ["open", "bot:rules"])
+    waiting = create_room(live, "black_maria", ["open", "open", "bot:rules"])
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
+    sit(page, live, waiting, "Оля", 0)
+    sit(page, live, playing, "Оля", 0)
+    page.wait_for_selector("[data-testid=status].yours")  # (it waits for her: it stays so)
+    page.goto(live.http + "/")
+    tables = page.get_by_test_id("my-table")
+    tables.first.wait_for()
+    said = {t.locator("a").get_attribute("href"): t.inner_text() for t in tables.all()}
+    assert set(said) == {f"/r/{playing}", f"/r/{waiting}"}
+    assert "ваш ход · Оля, Бот 2" in said[f"/r/{playing}"]
+    assert "ждёт игроков · Оля, —, Бот 3" in said[f"/r/{waiting}"]
+    assert page.get_by_test_id("my-tables").bounding_box()["y"] < page.locator("#create").bounding_box()["y"]
+    shot(page, "lobby-my-tables-phone-ru")
+    tables.first.locator("a").click()
+    page.wait_for_selector(".seat.me[data-seat='0']")
+    healthy(page)
 
 
 def shows_the_player(page, name: str) -> None:
