@@ -161,6 +161,9 @@ function draw() {
   drawJoin(state, names);
   drawHand({ moves, cardMarks: panel.cardMarks, act, redraw: draw });
   drawActions({ panel, moves, names, send, act, redraw: draw });
+  // (offline a while: the moves and the hand greyed and out of reach until the table is back)
+  $("table-app").classList.toggle("stale", table.stale);
+  $("actions").inert = $("hand").inert = table.stale;
   drawResult({ names, teams, send });
   drawSheet(m, names, teams);
   drawChat();

@@ -22,8 +22,8 @@ export function drawActions({ panel, moves, names, send, act, redraw }) {
     return;
   }
   const mine = me !== null && Object.keys(moves).length > 0;
-  const status = table.sending ? t("table.sending") : mine ? t("table.your_turn") : waitingText(state, names);
-  const look = table.sending ? " sending" : mine ? " yours" : "";
+  const status = table.stale ? t("table.stale") : table.sending ? t("table.sending") : mine ? t("table.your_turn") : waitingText(state, names);
+  const look = table.stale ? " stale" : table.sending ? " sending" : mine ? " yours" : "";
   box.append(el("p", { class: "status" + look, "data-testid": "status" }, status));
   // said again when what the turn asks changes, though the words stay ("your turn" to pass,
   // then to lead)

@@ -9,22 +9,35 @@
 import { identity } from "../identity.js";
 import { t, reconnectDelay } from "../common.js";
 import { table } from "./state.js";
-import { toast } from "./notices.js";
+import { toast, dismissToast } from "./notices.js";
 import { sent } from "./inflight.js";
 
+// (the tests shorten these)
+const PING_MS = window.CARDROOM_PING_MS ?? 25000;
+const ANSWER_MS = window.CARDROOM_ANSWER_MS ?? 10000;  // for any answer at all
+const STALE_MS = window.CARDROOM_STALE_MS ?? 1500;  // offline this long: the table shown as stale
+
+let staleTimer = null;
 function showStatus(status, redraw) {
   const chip = document.getElementById("conn");
   chip.textContent = t("conn." + status);
   chip.className = "conn " + status;
   chip.dataset.status = status;
   const online = status === "online";
-  // (one's own seat's dot: drawn grey now; green by the welcome's drawing)
-  if (online !== table.online) { table.online = online; if (!online) redraw(); }
+  if (online === table.online) return;
+  table.online = online;
+  clearTimeout(staleTimer);
+  if (online) {
+    // (the welcome redraws the table; "no connection" said to a tap meanwhile goes with it)
+    table.stale = false;
+    dismissToast(t("conn.not_connected"));
+    return;
+  }
+  redraw();  // (one's own seat's dot: drawn grey now; green by the welcome's drawing)
+  // Offline longer than a blip, the table says that what it shows may be old and takes no move
+  // (a phone offline had shown the last picture as live, and its buttons as working).
+  staleTimer = setTimeout(() => { table.stale = true; redraw(); }, STALE_MS);
 }
-
-// (the tests shorten both)
-const PING_MS = window.CARDROOM_PING_MS ?? 25000;
-const ANSWER_MS = window.CARDROOM_ANSWER_MS ?? 10000;  // for any answer at all
 
 /** The connection: `connect()` once, then `send`, `act` and `reconnectNow` (after the seat
  * changed); `onMessage(msg, hello)` gets every message of the server (`hello`: the welcome

@@ -17,6 +17,14 @@ export function toast(content, kind = "error", ms = TOAST_MS) {
   toast.timer = setTimeout(() => { box.hidden = true; }, ms);
 }
 
+/** Takes away the toast saying `text`, if it is still shown: what it said is over. */
+export function dismissToast(text) {
+  const box = $("toast");
+  if (box.hidden || box.textContent !== text) return;
+  clearTimeout(toast.timer);
+  box.hidden = true;
+}
+
 /** Takes away a hint ("info") still shown: the person has moved on (a refusal stays). */
 export function dismissHint() {
   const box = $("toast");
