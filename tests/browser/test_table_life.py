@@ -425,6 +425,10 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
         anna.fill("#chat-input", text)
         anna.click("#chat-form button")
     boris.wait_for_selector("[data-testid=chat-unread-count]:text-is('2')")
+    # each line said a moment over the table, as text (a count on the tab alone had gone unseen)
+    assert ["toast info chat", "Anna: hello"] in boris.evaluate("window.toastsSeen")
+    assert ["toast info chat", "Anna: <b>are you there?</b>"] in boris.evaluate("window.toastsSeen")
+    assert boris.locator("#toast b b").count() == 0
     assert boris.get_attribute("[data-testid=chat-tab]", "aria-expanded") == "false"
     assert boris.evaluate("document.querySelector('[data-testid=chat-tab]').textContent") == "Чат, непрочитанных: 2"
     assert boris.locator("[data-testid=chat-unread]").is_visible()
@@ -433,6 +437,7 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
         "bs => bs.map(b => b.getBoundingClientRect().right)")
     assert len(rights) == 5 and max(rights) <= 360, rights
     assert anna.locator("[data-testid=chat-unread]").is_hidden()  # a laptop shows the chat beside the table
+    assert boris.evaluate("window.toastsSeen.filter(([kind]) => kind.includes('chat')).length") == 2
     shot(boris, "chat-unread-phone")
     boris.click("[data-testid=chat-tab]")  # one tap
     assert boris.locator("[data-testid=chat-lines]").is_visible()

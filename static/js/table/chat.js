@@ -16,7 +16,14 @@ export function addChatLine(seq, event, ack) {
   table.chat.lines.set(seq, { seq, ...event });
   forget(ack);
   const mine = table.state && event.seat === table.state.you.seat;
-  if (!mine && !chatInSight()) table.chat.unread += 1;
+  if (!mine && !chatInSight()) {
+    table.chat.unread += 1;
+    // (a phone's chat lies closed over the table: a count on its tab alone had gone unseen;
+    // a refusal shown is not covered)
+    const box = $("toast");
+    const long = event.text.length > 140 ? event.text.slice(0, 140) + "…" : event.text;
+    if (box.hidden || box.classList.contains("info")) toast([el("b", {}, `${event.name || "?"}: `), long], "info chat");
+  }
   if (!mine) announce(`${event.name || "?"}: ${event.text}`);  // (a screen reader hears it where it is)
   drawUnread();
 }
