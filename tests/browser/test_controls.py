@@ -20,6 +20,7 @@ from .test_tables import (
     healthy,
     make_my_move,
     my_turn,
+    offer_bots,
     pass_or_play,
     play_first_legal,
     sit,
@@ -228,6 +229,7 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
     page = new_page()
     sit(page, live, code, "Anna", 0)
     # seat 2 (index 1) is free: hand it to the random bot, and the match starts
+    offer_bots(page)
     page.click("[data-testid=standin-1-random]")
     page.wait_for_selector("[data-testid=pass-button]")
     first = state(page)

@@ -33,6 +33,7 @@ from .test_tables import (
     healthy,
     make_my_move,
     my_turn,
+    offer_bots,
     play_first_legal,
     play_on,
     sheet_matches_the_server,
@@ -199,6 +200,7 @@ def test_the_bots_offered_for_three_free_seats_fit_a_phone_above_its_bar(live, n
     code = create_room(live, "big_mariage", ["open"] * 4)
     page = new_page(PHONE, locale="ru-RU", **TOUCH)
     sit(page, live, code, "Ира", 0)
+    offer_bots(page)
     page.wait_for_selector("[data-testid=standin-box-3]")
     assert page.text_content("[data-testid=standin-1-rules]") == "По правилам"
     assert page.get_attribute("[data-testid=standin-box-1]", "aria-label") == "Место 2 (соперник слева) свободно. Его может занять бот:"

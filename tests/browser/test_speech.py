@@ -256,9 +256,9 @@ def test_a_seat_taken_by_keyboard_keeps_the_focus_at_the_table(live, new_page):
     page.focus("[data-testid=take-seat-0]")
     page.keyboard.press("Enter")
     page.wait_for_selector(".seat.me[data-seat='0']")
-    # the match waits for seat 2: the focus is on a bot for it
+    # the match waits for seat 2: the focus is on the bots offered for it
     assert focus_lands(page, "a seat taken") == "actions"
-    assert page.evaluate("document.activeElement.dataset.testid") == "standin-1-rules"
+    assert page.evaluate("document.activeElement.dataset.testid") == "standin-free-open"
     healthy(page)
 
 

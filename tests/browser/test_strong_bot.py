@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from .conftest import PHONE, fresh_name, shot
-from .test_tables import act, create_room, healthy, my_turn, play_first_legal, sit
+from .test_tables import act, create_room, healthy, my_turn, offer_bots, play_first_legal, sit
 
 pytestmark = pytest.mark.browser
 
@@ -89,6 +89,7 @@ def test_a_free_seat_can_go_to_a_strong_stand_in(live, new_page):
     code = create_room(live, "marjolet", ["open", "open"], {"target": 1})
     page = new_page(SCREEN)
     sit(page, live, code, "Anna", 0)
+    offer_bots(page)
     page.wait_for_selector("[data-testid=standin-1-strong]")
     assert page.text_content("[data-testid=standin-1-strong]") == "Strong bot"
     page.click("[data-testid=standin-1-strong]")

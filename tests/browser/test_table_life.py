@@ -19,6 +19,7 @@ from .test_tables import (
     create_room,
     healthy,
     my_turn,
+    offer_bots,
     pass_or_play,
     play_first_legal,
     play_on,
@@ -511,7 +512,11 @@ def test_bots_are_named_apart_in_each_language_and_seats_by_where_they_sit(live,
     guest = new_page(locale="ru-RU")
     guest.goto(f"{live.http}/r/{code}")
     assert guest.text_content("[data-testid=take-seat-1]") == "Сесть на место 2 · пара Б · партнёр: Бот 4"
-    # the person at the table reads where the free seat is, in the bot buttons
+    # the person at the table reads where the free seat is, in the bot buttons, folded under a
+    # line that says what they do (open, a stray tap of anyone seated had given a friend's seat away)
+    assert anna.text_content("[data-testid=standin-free-open]") == "Seat a bot in a free seat…"
+    assert not anna.locator("[data-testid=standin-1-rules]").is_visible()
+    offer_bots(anna)
     assert "Seat 2 (opponent on your left) is free." in anna.text_content("[data-testid=standin-box-1]")
     assert anna.text_content("[data-testid=standin-1-rules]") == "Rules bot"
     assert anna.get_attribute("[data-testid=standin-box-1]", "aria-label") == "Seat 2 (opponent on your left) is free. A bot may take it:"

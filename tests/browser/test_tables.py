@@ -196,6 +196,11 @@ def create_room(live, game, seats, options=None) -> str:
     return r.json()["code"]
 
 
+def offer_bots(page) -> None:
+    """Unfold the bots offered for the free seats (folded, so that a stray tap gives no seat)."""
+    page.click("[data-testid=standin-free]:not([open]) > summary")
+
+
 def sit(page, live, code, name, seat):
     """Take a seat as a guest (the tests' names, Anna and Boris, are nobody's player)."""
     page.goto(f"{live.http}/r/{code}")

@@ -72,9 +72,13 @@ function waitingText(state, names) {
 // someone away waits (on a phone it had pushed the table out of sight as a trump was called).
 let graceTimer = null;
 
+// Whether the bots for the free seats are unfolded (kept from one drawing to the next).
+let freeSeatsOpen = false;
+
 function drawStandins(state, line, send, redraw, mine) {
   const me = state.you.seat;
   drawStandinsPlaying(state, line);
+  const free = [];  // (the free seats' offers, folded: see below)
   let soonest = Infinity;  // (ms until an away seat's offer comes)
   for (const info of state.room.seats) {
     const s = info.seat;
@@ -97,11 +101,21 @@ function drawStandins(state, line, send, redraw, mine) {
     // three lines a seat that each named it had pushed the table off its screen: nine before
     // the first deal of Big Mariage with friends still to come)
     const why = away ? t("standin.away", { name, who }) : t("standin.free", { n: s + 1, who });
-    line(el("div", { class: "standin-box", role: "group", "aria-label": why, "data-testid": "standin-box-" + s },
+    const box = el("div", { class: "standin-box", role: "group", "aria-label": why, "data-testid": "standin-box-" + s },
       el("span", { class: "note" }, why),
       // (someone away is played for in earnest: the random bot's gift would be the opponents')
       (away ? ["rules", "strong"] : ["rules", "random", "strong"]).map((bot) => el("button", {
-        type: "button", class: "button small", "data-testid": `standin-${s}-${bot}`, onclick: ask(bot) }, t(`standin.${bot}`)))));
+        type: "button", class: "button small", "data-testid": `standin-${s}-${bot}`, onclick: ask(bot) }, t(`standin.${bot}`))));
+    if (away) line(box); else free.push(box);
+  }
+  // A free seat is a friend's to come, most often: its bots folded under one line, so that a
+  // stray tap of anyone seated does not give it away (three rows of bots had lain open).
+  if (free.length) {
+    const fold = el("details", { class: "standin-free", "data-testid": "standin-free" },
+      el("summary", { "data-testid": "standin-free-open" }, t("standin.free_fold")), free);
+    fold.open = freeSeatsOpen;
+    fold.addEventListener("toggle", () => { freeSeatsOpen = fold.open; });
+    line(fold);
   }
   clearTimeout(graceTimer);
   if (soonest < Infinity) graceTimer = setTimeout(redraw, soonest + 50);

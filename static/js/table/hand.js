@@ -186,9 +186,9 @@ function samePlace(place) {
     const panel = document.getElementById("join-panel");
     if (!panel.hidden) return panel.querySelector(`[data-testid="${place.joining}"], #${place.joining}`);
     // seated, the match waiting for the seats still open (or a moment for its first deal): a
-    // bot for one, or the invitation; the deal dealt, what it asks of them
+    // the bots offered for them (folded), or the invitation; the deal dealt, what it asks of them
     if (dealt()) return nextControl();
-    return nextControl() || document.querySelector("#actions button") || document.getElementById("copy-invite");
+    return nextControl() || document.querySelector("#actions :is(button, summary)") || document.getElementById("copy-invite");
   }
   if (place.card) {
     const cards = document.querySelectorAll("#hand .card");
