@@ -185,8 +185,8 @@ function samePlace(place) {
   if (place.joining) {  // (the form drawn again while other seats are open: the same control)
     const panel = document.getElementById("join-panel");
     if (!panel.hidden) return panel.querySelector(`[data-testid="${place.joining}"], #${place.joining}`);
-    // seated, the match waiting for the seats still open (or a moment for its first deal): a
-    // the bots offered for them (folded), or the invitation; the deal dealt, what it asks of them
+    // seated, the match waiting for the seats still open (or a moment for its first deal): the
+    // bots offered for them (folded), or the invitation; the deal dealt, what it asks of them
     if (dealt()) return nextControl();
     return nextControl() || document.querySelector("#actions :is(button, summary)") || document.getElementById("copy-invite");
   }
