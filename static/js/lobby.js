@@ -60,8 +60,12 @@ wide.addEventListener("change", () => { settings.open = wide.matches; });
 settings.addEventListener("change", sayTheSettings);
 
 function sayTheSettings() {
-  const said = [...settings.querySelectorAll("select, input")].map((control) => (control.tagName === "SELECT"
-    ? control.selectedOptions[0].textContent : `${settings.querySelector(`label[for="${control.id}"]`).textContent} ${control.value}`));
+  // (each choice by its name: "объявляются · без ограничения" alone had not said what)
+  const said = [...settings.querySelectorAll("select, input")].map((control) => {
+    const name = settings.querySelector(`label[for="${control.id}"]`).textContent;
+    if (control.tagName !== "SELECT") return `${name} ${control.value}`;  // ("Target 500")
+    return `${name[0].toLowerCase()}${name.slice(1)}: ${control.selectedOptions[0].textContent}`;
+  });
   $("settings-now").textContent = said.join(" · ");
 }
 

@@ -525,15 +525,16 @@ def test_every_choice_of_the_lobby_shows_whole_in_its_closed_box_on_a_small_phon
     # the settings folded under a line saying what they are: "Create the table" within a screen
     # and a third (it had been two screens down), a setting changed said on that line
     now = page.get_by_test_id("settings-now")
-    assert now.text_content() == {"en-GB": "Target 500 · marjolet · off (no time limit)",
-                                  "ru-RU": "Играть до 500 · маржоле · без ограничения"}[locale]
+    assert now.text_content() == {
+        "en-GB": "Target 500 · jack and queen: marjolet · turn timer: off (no time limit)",
+        "ru-RU": "Играть до 500 · валет и дама: маржоле · время на ход: без ограничения"}[locale]
     assert page.locator("#create-button").bounding_box()["y"] < 640 * 4 / 3 and page.is_hidden("#option-fields")
     page.click("[data-testid=create-settings] summary")
     page.fill("#opt-target", "300")
     page.select_option("[data-testid=turn-timer-select]", "60")
     page.click("[data-testid=create-settings] summary")
     assert now.text_content().startswith({"en-GB": "Target 300 · ", "ru-RU": "Играть до 300 · "}[locale])
-    assert now.text_content().endswith({"en-GB": " · 60 seconds", "ru-RU": " · 60 секунд"}[locale])
+    assert now.text_content().endswith({"en-GB": " · turn timer: 60 seconds", "ru-RU": " · время на ход: 60 секунд"}[locale])
     page.click("[data-testid=create-settings] summary")  # (open: their boxes measured below)
     for game in ("marjolet", "black_maria", "big_mariage"):
         page.check(f"input[name=game][value={game}]")
