@@ -263,3 +263,16 @@ export function errorText(refusal) {
   if (label.replace(/[.!…]$/, "").toLowerCase() === detail.toLowerCase()) return label;
   return label.replace(/[.!]$/, "") + " — " + detail;
 }
+
+/** A table's invite through the device's share sheet (a messenger, a text) on a touch screen that
+ * has one: whether it was shared or the sheet closed; false leaves the clipboard to the caller
+ * (a phone's friends had been asked to copy and paste the link). */
+export async function shareInvite(link, game) {
+  if (!navigator.share || !matchMedia("(hover: none)").matches) return false;
+  try {
+    await navigator.share({ text: t("invite.text", { game: t("game." + game) }), url: link });
+    return true;
+  } catch (error) {
+    return Boolean(error && error.name === "AbortError");
+  }
+}

@@ -1,5 +1,5 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
-import { t, el, refusalText, sentence, seatName, teamLetter } from "./common.js";
+import { t, el, refusalText, sentence, seatName, teamLetter, shareInvite } from "./common.js";
 import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
@@ -166,6 +166,9 @@ async function loadRooms() {
 document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener("change", drawGame));
 $("create-form").addEventListener("submit", createRoom);
 $("create-name").value = (identity() || {}).name || localStorage.getItem("cardroom.name") || "";
+// (a phone's share sheet, where it has one: the link straight into a messenger)
+$("share-link").hidden = !navigator.share || !matchMedia("(hover: none)").matches;
+$("share-link").addEventListener("click", () => shareInvite($("invite-link").value, currentGame()));
 $("copy-link").addEventListener("click", async () => {
   const input = $("invite-link");
   try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand && document.execCommand("copy"); }

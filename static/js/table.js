@@ -2,7 +2,7 @@
 // actions box, the result panel, the score sheet and the chat, and holds the page's own
 // controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
 // controls are in table/panels/.
-import { t, tWho, fitNames, listText, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken, teamLetter } from "./common.js";
+import { t, tWho, fitNames, listText, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken, teamLetter, shareInvite } from "./common.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
@@ -353,6 +353,7 @@ $("toggle-chat").addEventListener("click", () => showPanel("chat"));
 
 $("copy-invite").addEventListener("click", async () => {
   const link = app.dataset.invite || location.origin + "/r/" + table.code;
+  if (await shareInvite(link, app.dataset.game)) return;
   const copied = t("lobby.copied") + (app.dataset.loopback ? " " + t("table.invite_local") : "");
   try { await navigator.clipboard.writeText(link); toast(copied, "info"); } catch { toast(link, "info"); }
 });

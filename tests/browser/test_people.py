@@ -299,3 +299,32 @@ def test_a_laptops_lobby_says_what_it_is_and_shows_create_without_scrolling(live
     page.wait_for_url("**/rules#big_mariage")
     assert 8 <= page.evaluate("document.getElementById('big_mariage').getBoundingClientRect().top") < 100
     healthy(page)
+
+
+SHARE_SHEET = """window.shared = [];
+Object.defineProperty(navigator, 'share', { value: (data) => { window.shared.push(data); return Promise.resolve(); } });"""
+
+
+def test_a_phone_shares_a_tables_invite_through_its_share_sheet(live, new_page):
+    """On a phone the invitation goes through its share sheet, straight into a messenger (the
+    link had only been copied, to be pasted): from the lobby's new table and from the table."""
+    page = new_page(PHONE, locale="ru-RU", has_touch=True, is_mobile=True)
+    page.context.add_init_script(SHARE_SHEET)
+    page.goto(live.http + "/")
+    page.check("input[value=big_mariage]")
+    page.click("[data-testid=seats-friends]")
+    page.fill("#create-name", fresh_name("Оля"))
+    page.check("[data-testid=create-guest]")
+    page.click("#create-button")
+    page.get_by_test_id("share-link").click()
+    link = page.input_value("#invite-link")
+    page.wait_for_function("window.shared.length === 1")
+    assert page.evaluate("window.shared[0]") == {"text": "Приглашаю за стол: Большой марьяж", "url": link}
+    page.click("#go-table")
+    page.get_by_test_id("copy-invite").click()
+    page.wait_for_function("window.shared.length === 1")  # (a new page: its own list)
+    assert page.evaluate("window.shared[0].url") == link
+    laptop = new_page()  # (no share sheet, or a mouse: the link is copied)
+    laptop.goto(live.http + "/")
+    assert laptop.evaluate("document.getElementById('share-link').hidden")
+    healthy(page, laptop)
