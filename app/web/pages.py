@@ -230,7 +230,8 @@ async def player_page(name: str, request: Request, store: StoreDep):
     labels = [i18n.translate(lang, "game." + g) for g in games]
     chart = chart_svg(balance(found["timeline"], games), labels,
                       i18n.translate(lang, "player.chart"))
-    return page(request, "player.html", person=found, chart=chart)
+    return page(request, "player.html", person=found, chart=chart,
+                penalties={g for g in games if GAMES[g].lower_is_better})
 
 
 @router.get("/standings", response_class=HTMLResponse, include_in_schema=False)

@@ -138,6 +138,13 @@ def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, local
     assert says in page.locator("[data-testid=chart] svg title").text_content()
     text = page.text_content("main")
     assert all(word in text for word in words)
+    # what the figures mean where they are not what one would guess: Black Maria's points are
+    # penalties (its "best match" the fewest), and a match a third player won is neither won nor
+    # lost against anyone (the head-to-head had not added up, unexplained)
+    assert page.get_by_test_id("penalties-black_maria").is_visible()
+    assert page.locator("[data-testid^=penalties-]").count() == 1
+    meaning = page.text_content("[data-testid=opponents-meaning]")
+    assert "Anna" in meaning and {"en-GB": "counts as neither", "ru-RU": "не в счёт"}[locale] in meaning
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), \
         "the page is wider than the phone"
     # each line's label (a game's name) whole inside the chart
