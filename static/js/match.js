@@ -146,10 +146,14 @@ async function startReplay() {
     play.setAttribute("aria-pressed", "true");
     $("rp-action").setAttribute("aria-live", "off");
   };
+  // ← → a move anywhere on the page; in the replay's controls also PgUp PgDn a deal and Home End
+  // the match's first and last step (outside them those keys scroll the page, as they should)
+  const inReplay = { PageUp: () => dealStart(-1), PageDown: () => dealStart(1), Home: () => show(0), End: () => show(frames.length - 1) };
   document.addEventListener("keydown", (ev) => {
-    if (ev.target.matches("input:not([type=range]), textarea, select")) return;
-    if (ev.key === "ArrowRight") { show(i + 1); ev.preventDefault(); }
-    if (ev.key === "ArrowLeft") { show(i - 1); ev.preventDefault(); }
+    if (ev.target.matches("input:not([type=range]), textarea, select") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const go = ev.key === "ArrowRight" ? () => show(i + 1) : ev.key === "ArrowLeft" ? () => show(i - 1)
+      : ev.target.closest(".replay-controls") ? inReplay[ev.key] : null;
+    if (go) { go(); ev.preventDefault(); }
   });
   show(0);
 }

@@ -231,3 +231,30 @@ def test_a_replayed_deal_says_how_it_came_out_and_which_cards_were_the_kitty(liv
     go(kitty - 1)  # (the bidding: no card marked)
     assert marked.count() == 0
     healthy(page)
+
+
+def test_the_replays_keys_step_a_move_a_deal_or_to_either_end(live, new_page):
+    """← → a move; in the replay's controls PgDn PgUp a deal and Home End the first and the last
+    step (there had been no key for a deal); outside them those keys are the page's."""
+    match = demo_match(live, "marjolet")
+    frames = httpx.get(f"{live.http}/api/matches/{match['id']}/replay").json()["frames"]
+    starts = [i for i, f in enumerate(frames) if i == 0 or f["deal"] != frames[i - 1]["deal"]]
+    page = new_page()
+    page.goto(f"{live.http}/matches/{match['id']}")
+    page.wait_for_selector("#replay .seat")
+    assert page.get_by_test_id("replay-keys").is_visible()
+    page.get_by_test_id("to-replay").click()  # (the focus on the replay's position)
+    step = lambda: int(page.get_by_test_id("replay-where").inner_text().split("step ")[1].split("/")[0]) - 1  # noqa: E731
+    page.keyboard.press("PageDown")
+    assert step() == starts[1]
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("PageUp")
+    assert step() == starts[1]  # (the deal's start)
+    page.keyboard.press("End")
+    assert step() == len(frames) - 1
+    page.keyboard.press("Home")
+    assert step() == 0
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("End")  # (the page's: to its foot)
+    assert step() == 0 and page.evaluate("scrollY") > 0
+    healthy(page)
