@@ -143,6 +143,10 @@ def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, local
     # lost against anyone (the head-to-head had not added up, unexplained)
     assert page.get_by_test_id("penalties-black_maria").is_visible()
     assert page.locator("[data-testid^=penalties-]").count() == 1
+    # each link of the top bar and each name in a table a thumb's target (23 and 15 pixels high)
+    small = page.evaluate("""() => [...document.querySelectorAll('.topbar a, .grid td a')]
+      .filter((a) => a.getBoundingClientRect().height < 24).map((a) => a.textContent)""")
+    assert small == [], small
     meaning = page.text_content("[data-testid=opponents-meaning]")
     assert "Anna" in meaning and {"en-GB": "counts as neither", "ru-RU": "не в счёт"}[locale] in meaning
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), \
