@@ -398,8 +398,8 @@ class RoomInfo(BaseModel):
     waiting: list[int]
     deal_left: float | None
     created: str
-    to_act: list[int] | None = Field(None, description="the seats whose move it is (REST's "
-                                     "`GET /api/rooms` and `/api/rooms/{code}` only)")
+    to_act: list[int] | None = Field(None, description="the seats whose move it is (the REST "
+                                     "side's ROOM only: the socket's STATE says it in the match)")
 
 
 class MatchPlayer(BaseModel):

@@ -123,7 +123,7 @@ async def create_room(body: CreateAndJoin, request: Request, rooms: Registry, st
     except players.NameTaken as error:  # (claimed meanwhile, by a key: the table stays empty)
         raise named(error) from None
     return {"code": room.code, "invite": invite_link(settings, room.code),
-            "room": room.describe(), "seat": seat, "token": token}
+            "room": described(room), "seat": seat, "token": token}
 
 
 async def seat_for_creator(join: Join, seats: list, store, key: str | None):
@@ -181,7 +181,7 @@ async def join(code: str, body: Join, request: Request, rooms: Registry, store: 
         seat, token = await room.join(name, body.seat, player_id)
     except players.NameTaken as error:
         raise named(error) from None
-    return {"seat": seat, "token": token, "room": room.describe()}
+    return {"seat": seat, "token": token, "room": described(room)}
 
 
 @router.get("/matches", response_model=Matches)

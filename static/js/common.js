@@ -264,11 +264,14 @@ export function errorText(refusal) {
   return label.replace(/[.!]$/, "") + " — " + detail;
 }
 
+/** Whether this is a touch screen with a share sheet. */
+export const canShare = () => Boolean(navigator.share) && matchMedia("(hover: none)").matches;
+
 /** A table's invite through the device's share sheet (a messenger, a text) on a touch screen that
  * has one: whether it was shared or the sheet closed; false leaves the clipboard to the caller
  * (a phone's friends had been asked to copy and paste the link). */
 export async function shareInvite(link, game) {
-  if (!navigator.share || !matchMedia("(hover: none)").matches) return false;
+  if (!canShare()) return false;
   try {
     await navigator.share({ text: t("invite.text", { game: t("game." + game) }), url: link });
     return true;

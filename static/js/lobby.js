@@ -1,5 +1,5 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
-import { t, el, refusalText, sentence, seatName, teamLetter, shareInvite } from "./common.js";
+import { t, el, refusalText, sentence, seatName, teamLetter, canShare, shareInvite } from "./common.js";
 import { ensureIdentity, identity, playerHeaders } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
@@ -127,7 +127,7 @@ async function createRoom(ev) {
     const body = await r.json();
     if (!r.ok) throw new Error(refusalText(body));
     localStorage.setItem("cardroom.name", mine);
-    localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine }));
+    localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine, at: Date.now() }));
     // every other seat a bot's: nobody to invite, straight to the table (a page of a code and a
     // link to share had stood between a newcomer and their first game)
     // (the button left disabled as the page goes: a second tap had made a second table)
@@ -167,7 +167,7 @@ document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListene
 $("create-form").addEventListener("submit", createRoom);
 $("create-name").value = (identity() || {}).name || localStorage.getItem("cardroom.name") || "";
 // (a phone's share sheet, where it has one: the link straight into a messenger)
-$("share-link").hidden = !navigator.share || !matchMedia("(hover: none)").matches;
+$("share-link").hidden = !canShare();
 $("share-link").addEventListener("click", () => shareInvite($("invite-link").value, currentGame()));
 $("copy-link").addEventListener("click", async () => {
   const input = $("invite-link");
@@ -189,24 +189,26 @@ $("join-form").addEventListener("submit", (ev) => {
 });
 // The tables this browser has a seat at (kept per table since it sat down) and a known player's
 // running matches: the way back to a table whose link was lost, each saying whose turn it is.
-const SEAT_KEY = "cardroom.seat.";
+const SEAT_KEY = "cardroom.seat.", MY_TABLES = 8;
 async function loadMyTables() {
   const me = identity();
   const seats = new Map();
+  const kept = [];  // [code, seat, at], the newest first: a browser may hold many tables' seats
   for (const key of Object.keys(localStorage).filter((k) => k.startsWith(SEAT_KEY))) {
-    try { seats.set(key.slice(SEAT_KEY.length), JSON.parse(localStorage.getItem(key)).seat); } catch { /* not ours */ }
+    try { const { seat, at } = JSON.parse(localStorage.getItem(key)); kept.push([key.slice(SEAT_KEY.length), seat, at || 0]); } catch { /* not ours */ }
   }
+  kept.sort((a, b) => b[2] - a[2]).slice(0, MY_TABLES).forEach(([code, seat]) => seats.set(code, seat));
   if (me) {
-    const r = await fetch(`/api/matches?status=running&limit=20&player=${encodeURIComponent(me.name)}`).catch(() => null);
+    const r = await fetch(`/api/matches?status=running&limit=${MY_TABLES}&player=${encodeURIComponent(me.name)}`).catch(() => null);
     const matches = r && r.ok ? (await r.json()).matches : [];
     for (const m of matches) {
       const mine = m.players.find((p) => p.name === me.name && !p.bot);
       if (mine && !m.abandoned && !seats.has(m.room)) seats.set(m.room, mine.seat);
     }
   }
-  const rooms = await Promise.all([...seats.keys()].slice(0, 20).map(async (code) => {
+  const rooms = await Promise.all([...seats.keys()].map(async (code) => {
     const r = await fetch("/api/rooms/" + encodeURIComponent(code)).catch(() => null);
-    if (r && r.status === 404) localStorage.removeItem(SEAT_KEY + code);  // (a table no longer kept)
+    if (r && r.status === 404) localStorage.removeItem(SEAT_KEY + code);  // (a table this server does not have: a database made anew)
     return r && r.ok ? r.json() : null;
   }));
   const going = rooms.filter((room) => room && room.status !== "finished")

@@ -96,7 +96,7 @@ async function startReplay() {
     const outcome = over ? dealHeadline(data.game, over, names) : null;
     // (said short on a phone held upright, where the line has two rows: "contract failed")
     const team = over && data.game === "big_mariage" && !over.thrown_in ? over.teams.find((x) => x.declaring) : null;
-    if (outcome) line.append(" · ", team ? el("span", { class: "long" }, ...outcome) : el("span", {}, ...outcome));
+    if (outcome) line.append(" · ", el("span", { class: team ? "outcome long" : "outcome" }, ...outcome));
     if (team) line.append(el("span", { class: "short" }, t(team.made ? "replay.made_short" : "replay.failed_short")));
     line.append(" · ", el("span", { class: "totals" }, t("replay.totals", { totals: f.totals.map((n) => signed(n)).join(" : ") })));
     if (i === frames.length - 1 && match.status === "finished") line.append(" · ", el("b", { "data-testid": "replay-winners" }, `${t(teams || match.winners.length > 1 ? "match.winners" : "match.winner")}: ${winners}`));

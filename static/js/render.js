@@ -61,7 +61,7 @@ function seatCards(m, s, pos) {
       if (fromKitty.has(c)) {
         card.classList.add("kitty");
         card.title = t("card.kitty_mark");
-        card.setAttribute("aria-label", `${cardName(c)} (${t("card.kitty_mark")})`);
+        card.setAttribute("aria-label", `${cardName(c)}, ${t("card.kitty_mark")}`);  // (as the hand says it)
       }
       wrap.append(card);
     });

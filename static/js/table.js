@@ -49,6 +49,7 @@ function onMessage(msg, hello) {
       if (hello) {  // (a token refused just before it: bad_token)
         const lost = lostSeat || table.seat;
         if (lost && msg.state.you.seat === null) { toast(seatLost(msg.state, lost), "info", 8000); saveSeat(null); }
+        else if (table.seat && msg.state.you.seat !== null) saveSeat(table.seat);  // (come back to)
         lostSeat = null;
       }
       followed = follow(msg);
@@ -123,7 +124,7 @@ function tellTimerPlayed(ev) {
   if (ev.kind !== "action" || !ev.timer || ev.seat !== table.state.you.seat) return;
   const deal = (table.state.match && table.state.match.deal) || {};
   const said = [t("table.timer_played"), " ", ...actionText(ev.seat, ev.action, seatNames(table.state), deal.pass_to)];
-  toast(said, "info");
+  toast(said, "info", undefined, false);  // (heard from the announcement, its cards by name)
   announce(spoken(said));
 }
 
@@ -161,9 +162,10 @@ function draw() {
   drawJoin(state, names);
   drawHand({ moves, cardMarks: panel.cardMarks, act, redraw: draw });
   drawActions({ panel, moves, names, send, act, redraw: draw });
-  // (offline a while: the moves and the hand greyed and out of reach until the table is back)
+  // (offline a while: the moves and the hand greyed and out of reach until the table is back;
+  // the status saying so stays readable, and a panel over the table keeps its own inert)
   $("table-app").classList.toggle("stale", table.stale);
-  $("actions").inert = $("hand").inert = table.stale;
+  for (const part of document.querySelectorAll("#actions > :not(.status), #hand > *")) part.inert = table.stale;
   drawResult({ names, teams, send });
   drawSheet(m, names, teams);
   drawChat();

@@ -67,7 +67,7 @@ FACE = """(c) => {
                 x.querySelector('i') ? x.querySelector('i').innerText : null] : null; };
   const pip = c.querySelector(':scope > .pip');
   return {code: c.dataset.card ?? null, red: c.classList.contains('red'), corners: [corner('tl'), corner('br')],
-          pip: pip ? pip.innerText : null, label: c.getAttribute('aria-label'), inHand: !!c.closest('.hand-row')};
+          pip: pip ? pip.innerText : null, label: c.getAttribute('aria-label')};
 }"""
 FACES = "(els) => els.map(" + FACE + ")"  # for locator(...).evaluate_all
 FACE_UP = ".card:not(.back)"
@@ -84,8 +84,9 @@ def face_faults(faces: list[dict], lang: str) -> list[str]:
             continue
         rank, symbol = SHOWN_RANK[lang][code[0]], SYMBOL[code[1]]
         label = f["label"] or ""
-        if f["inHand"]:  # the hand adds words after the name: ", selected", ", received"...
-            label = label.split(", ")[0]
+        # the hand adds words after the name (", selected", ", received"...), so does a replayed
+        # declarer's hand (", from the kitty")
+        label = label.split(", ")[0]
         shown = {"corners": f["corners"], "pip": f["pip"], "red": f["red"], "label": label}
         want = {"corners": [[rank, symbol], [rank, symbol]], "pip": symbol,
                 "red": code[1] in RED, "label": spoken(code, lang)}
@@ -122,7 +123,9 @@ WALK = """(n) => {
   const snap = () => ({
     step: Number(document.getElementById('rp-slider').value),
     faces: read(document.getElementById('replay')),
-    action: texts('#rp-action .cardtext'),
+    action: texts('#rp-action .cardtext:not(.outcome *)'),
+    outcome: texts('#rp-action .outcome .cardtext'),
+    kitty: texts('#replay .kitty-cards .cardtext'),
     marriages: [...document.querySelectorAll('#replay .seat')].map((s) => [Number(s.dataset.seat), texts('.marriages .cardtext', s)]),
     trump: [...document.querySelectorAll('#replay .info .trump b')].map((b) => [b.innerText, b.closest('.trump').classList.contains('red')]),
     all: document.querySelectorAll('.cardtext').length,
@@ -193,6 +196,13 @@ def check_match_page(page, live, match_id: int, lang: str) -> tuple[set, int]:
             assert shown == dealt, f"{where}: the open hands are not the cards dealt"
         assert snap["action"] == [text_card(c, lang) for c in action_cards(frame["action"])], \
             f"{where}: {frame['action']}"
+        # a deal's end in Black Maria says who took the queen of spades; the declarer's kitty,
+        # while it gives, is named
+        summary = detail["deal_list"][frame["deal"]]["summary"] if view["phase"] == "over" else None
+        took = game == "black_maria" and summary and any("QS" in cards for cards in summary["spades"])
+        assert snap["outcome"] == ([text_card("QS", lang)] if took else []), where
+        kitty = view.get("kitty") if view["phase"] == "kitty" else None
+        assert snap["kitty"] == [text_card(c, lang) for c in kitty or []], where
         want_marriages = [[s, [marriage_text(m["suit"], m["points"], lang)
                                for m in view.get("marriages") or [] if m["seat"] == s]]
                           for s, _ in snap["marriages"]]
@@ -201,7 +211,7 @@ def check_match_page(page, live, match_id: int, lang: str) -> tuple[set, int]:
         if snap["trump"]:
             assert snap["trump"] == [[SYMBOL[view["trump"]], view["trump"] in RED]], where
         # no small text card anywhere else on the page goes unchecked
-        assert snap["all"] == len(sheet) + len(snap["action"]) + sum(
+        assert snap["all"] == len(sheet) + len(snap["action"]) + len(snap["outcome"]) + len(snap["kitty"]) + sum(
             len(texts) for _, texts in snap["marriages"]), f"{where}: unchecked .cardtext"
     return seen, marriages
 

@@ -226,7 +226,7 @@ def test_a_replayed_deal_says_how_it_came_out_and_which_cards_were_the_kitty(liv
     marked = page.locator(".replay-felt .seat-cards.open .card.kitty")
     assert sorted(marked.evaluate_all("(cards) => cards.map((c) => c.dataset.card)")) == sorted(view["kitty"])
     assert all(card in view["hands"][view["declarer"]] for card in view["kitty"])
-    assert marked.first.get_attribute("aria-label").endswith("(from the kitty)")
+    assert marked.first.get_attribute("aria-label").endswith(", from the kitty")
     assert page.locator(".replay-felt .info .kitty-cards").inner_text().startswith("The kitty:")
     go(kitty - 1)  # (the bidding: no card marked)
     assert marked.count() == 0
@@ -255,6 +255,7 @@ def test_the_replays_keys_step_a_move_a_deal_or_to_either_end(live, new_page):
     page.keyboard.press("Home")
     assert step() == 0
     page.evaluate("document.activeElement.blur()")
-    page.keyboard.press("End")  # (the page's: to its foot)
-    assert step() == 0 and page.evaluate("scrollY") > 0
+    page.keyboard.press("End")  # (the page's: to its foot, scrolled smoothly)
+    page.wait_for_function("scrollY > 0")
+    assert step() == 0
     healthy(page)

@@ -332,6 +332,7 @@ def test_a_phone_shares_a_tables_invite_through_its_share_sheet(live, new_page):
     page.wait_for_function("window.shared.length === 1")
     assert page.evaluate("window.shared[0]") == {"text": "Приглашаю за стол: Большой марьяж", "url": link}
     page.click("#go-table")
+    page.wait_for_selector(".seat.me")  # (the table's script running: the button listened to)
     page.get_by_test_id("copy-invite").click()
     page.wait_for_function("window.shared.length === 1")  # (a new page: its own list)
     assert page.evaluate("window.shared[0].url") == link

@@ -720,7 +720,8 @@ def test_a_phone_offline_a_while_says_its_table_may_be_old_and_takes_no_move(liv
     beside the green "на связи")."""
     code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
     page = new_page(PHONE, locale="ru-RU", **TOUCH)
-    page.context.add_init_script("window.CARDROOM_STALE_MS = 3000;")
+    # (the toast kept: it goes only because the table is back)
+    page.context.add_init_script("window.CARDROOM_STALE_MS = 3000; window.CARDROOM_TOAST_MS = 30000;")
     sit(page, live, code, "Маша", 0)
     page.wait_for_selector("[data-testid=bid-button]")
     status = page.get_by_test_id("status")
@@ -729,9 +730,9 @@ def test_a_phone_offline_a_while_says_its_table_may_be_old_and_takes_no_move(liv
     page.click("[data-testid=bid-button]")  # (a blip: the page still takes the tap, and says why it went nowhere)
     toast = page.locator("#toast", has_text="Нет связи: переподключаемся")
     toast.wait_for()
-    page.wait_for_function("document.getElementById('actions').inert")
+    out_of_reach = """() => [...document.querySelectorAll('#actions > :not(.status), #hand > *')].every((e) => e.inert)"""
+    page.wait_for_function(out_of_reach)
     assert status.inner_text() == "Нет связи: переподключаемся… За столом могли уже сходить."
-    assert page.evaluate("document.getElementById('hand').inert")
     assert page.evaluate("""() => [...document.querySelectorAll('#actions > :not(.status), #hand')]
       .every((e) => Number(getComputedStyle(e).opacity) < 1)""")  # (greyed)
     shot(page, "table-offline-phone-ru")
@@ -739,7 +740,7 @@ def test_a_phone_offline_a_while_says_its_table_may_be_old_and_takes_no_move(liv
     page.wait_for_selector("#conn[data-status=online]")
     toast.wait_for(state="hidden", timeout=1000)
     assert status.inner_text() == "Ваш ход"
-    assert not page.evaluate("document.getElementById('actions').inert || document.getElementById('hand').inert")
+    assert not page.evaluate("[...document.querySelectorAll('#actions *, #hand *')].some((e) => e.inert)")
     page.errors[:] = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]
     healthy(page)
 

@@ -278,6 +278,10 @@ def test_a_panel_over_the_table_takes_what_it_covers_out_of_reach(live, new_page
         page.keyboard.press("Tab")
         where = page.evaluate("document.activeElement.closest('#felt, #actions, #hand, #result, .topbar')?.id ?? null")
         assert where is None, f"the focus went under the sheet: {where}"
+    # and stays so when the table is drawn again under it (a new welcome)
+    page.evaluate("window.cardroomTable.reconnectNow()")
+    page.wait_for_selector("#conn[data-status=online]")
+    assert page.evaluate("document.getElementById('hand').inert"), "the hand within reach under the sheet"
     page.keyboard.press("Escape")
     assert page.evaluate("document.getElementById('hand').inert") is False
     # S and Escape at once: the card it was on has the focus back (it had fallen to the body)

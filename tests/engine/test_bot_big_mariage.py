@@ -9,6 +9,7 @@ the alphabetical order of the codes, so a choice made with the wrong key shows."
 import pytest
 
 from engine.bots.big_mariage import big_mariage_bot, hand_value
+from engine.bots.strong.big_mariage import _bids_likelihood
 
 BIDS_FROM_60 = list(range(60, 401, 5))
 
@@ -77,6 +78,16 @@ def test_with_trump_only_marriages_the_bot_counts_on_less_than_their_points():
     assert bid(0, hand, BIDS_FROM_60[18:]) == {"type": "bid", "value": 150}
     assert bid(0, hand, BIDS_FROM_60[18:], marriages="trump_only") == {"type": "pass"}
     assert bid(0, hand, BIDS_FROM_60[10:], marriages="trump_only") == {"type": "bid", "value": 110}
+    # the contract fixed on the same worth
+    contracts = {"contract": BIDS_FROM_60[10:]}
+    fixed = {variant: big_mariage_bot(view(0, hand, marriages=variant), contracts, NoDice())["value"]
+             for variant in ("declared", "trump_only")}
+    assert fixed == {"declared": 170, "trump_only": 125}
+    # and the strong bot, reading a bid of 145 over 140 as the rules bot's, finds the hand likely
+    # with declared marriages, unlikely when they must be called
+    bids, placement = [(1, 140), (0, 145)], {0: hand}
+    assert _bids_likelihood(bids, placement, {"marriages": "declared"}) == 1.0
+    assert _bids_likelihood(bids, placement, {"marriages": "trump_only"}) < 1.0
 
 
 def test_a_strong_hand_bids_the_lowest_bid_and_a_weak_one_passes():

@@ -26,7 +26,7 @@ export function tellPlayedWhileAway(state) {
   const gone = kept.deal === m.deals.length ? kept.hand.filter((card) => !now.has(card)) : null;
   // (no card gone: the bot may have bid or passed for them, which had gone unsaid)
   const said = gone && gone.length ? [t("away.played"), " ", cardsText(gone)] : [t(gone ? "away.sat_in" : "away.deals")];
-  toast(said, "info", 12000);  // (a list of cards to read, on coming back: longer than a hint)
+  toast(said, "info", 12000, false);  // (a list of cards to read, on coming back: longer than a hint)
   announce(spoken(said) + (gone && gone.length ? "." : ""));
 }
 
@@ -39,6 +39,6 @@ export function tellBack(msg) {
   const seat = state.room.seats[msg.seat];
   if (performance.now() - since < GRACE_MS || seat.kind !== "human") return;
   const said = t("announce.back", { name: seatNames(state)[msg.seat] });
-  toast(said, "info");
+  toast(said, "info", undefined, false);  // (heard once: announced here, or from the seat's event when a bot stood in)
   if (!seat.standin) announce(said);
 }

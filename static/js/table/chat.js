@@ -22,7 +22,7 @@ export function addChatLine(seq, event, ack) {
     // a refusal shown is not covered)
     const box = $("toast");
     const long = event.text.length > 140 ? event.text.slice(0, 140) + "…" : event.text;
-    if (box.hidden || box.classList.contains("info")) toast([el("b", {}, `${event.name || "?"}: `), long], "info chat");
+    if (box.hidden || box.classList.contains("info")) toast([el("b", {}, `${event.name || "?"}: `), long], "info chat", undefined, false);
   }
   if (!mine) announce(`${event.name || "?"}: ${event.text}`);  // (a screen reader hears it where it is)
   drawUnread();

@@ -12,7 +12,7 @@ import { table } from "./state.js";
 import { toast, dismissToast } from "./notices.js";
 import { sent } from "./inflight.js";
 
-// (the tests shorten these)
+// (the tests change these)
 const PING_MS = window.CARDROOM_PING_MS ?? 25000;
 const ANSWER_MS = window.CARDROOM_ANSWER_MS ?? 10000;  // for any answer at all
 const STALE_MS = window.CARDROOM_STALE_MS ?? 1500;  // offline this long: the table shown as stale

@@ -167,7 +167,8 @@ export function rememberFocus() {
 export function restoreFocus(place) {
   if (!place) return;
   const target = samePlace(place) || nextControl();
-  if (!target) { lost = { ...place, at: place.at ?? performance.now() }; return; }
+  // (out of reach, offline: the focus goes back to it when the table is back)
+  if (!target || target.closest("[inert]")) { lost = { ...place, at: place.at ?? performance.now() }; return; }
   if (document.activeElement !== target) target.focus({ preventScroll: true });
   waiting = place.joining && !dealt() ? { place, target } : null;
 }

@@ -8,10 +8,11 @@ const $ = (id) => document.getElementById(id);
 const TOAST_MS = window.CARDROOM_TOAST_MS ?? 4000;
 
 /** Shows `content` (text or nodes, never HTML) for a moment (`ms`); `kind`: "error" or "info". */
-export function toast(content, kind = "error", ms = TOAST_MS) {
+export function toast(content, kind = "error", ms = TOAST_MS, heard = true) {
   const box = $("toast");
   box.replaceChildren(...[content].flat());
   box.className = "toast " + kind;
+  box.toggleAttribute("aria-hidden", !heard);  // (said otherwise already: not read twice)
   box.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.hidden = true; }, ms);

@@ -49,7 +49,8 @@ function loadSeat() {
 
 export function saveSeat(seat) {
   table.seat = seat;
-  if (seat) localStorage.setItem(SEAT_KEY, JSON.stringify(seat));
+  // (`at`: when the seat was last taken or come back to; the lobby lists one's newest tables)
+  if (seat) localStorage.setItem(SEAT_KEY, JSON.stringify({ ...seat, at: Date.now() }));
   else localStorage.removeItem(SEAT_KEY);
 }
 
