@@ -259,3 +259,27 @@ def test_the_replays_keys_step_a_move_a_deal_or_to_either_end(live, new_page):
     page.wait_for_function("scrollY > 0")
     assert step() == 0
     healthy(page)
+
+
+def test_a_two_player_trick_says_led_beside_the_card_led(live, new_page):
+    """Marjolet's two cards overlap: "led" is beside the card led, not above or below the other
+    (at the bottom card's left it lay under the top card, and had seemed to be that card's)."""
+    match = demo_match(live, "marjolet")
+    frames = httpx.get(f"{live.http}/api/matches/{match['id']}/replay").json()["frames"]
+    page = new_page()
+    page.goto(f"{live.http}/matches/{match['id']}")
+    page.wait_for_selector("#replay .seat")
+    leaders = set()
+    for i, frame in enumerate(frames):
+        trick = frame["deal_view"]["trick"]
+        if len(trick) != 1 or trick[0][0] in leaders:  # (a trick led, by each seat once)
+            continue
+        leaders.add(trick[0][0])
+        page.locator("#rp-slider").evaluate(f"(s) => {{ s.value = {i + 1}; s.dispatchEvent(new Event('input')); }}")
+        over = page.evaluate("""() => {
+          const tag = document.querySelector('#replay .trick .led').getBoundingClientRect();
+          const other = document.querySelector('#replay .trick .card:not(:has(.led))').getBoundingClientRect();
+          return Math.min(tag.right, other.right) - Math.max(tag.left, other.left) > tag.width / 2; }""")
+        assert not over, (i + 1, "'led' above or below the other card")
+    assert leaders == {0, 1}
+    healthy(page)
