@@ -283,3 +283,20 @@ def test_a_two_player_trick_says_led_beside_the_card_led(live, new_page):
         assert not over, (i + 1, "'led' above or below the other card")
     assert leaders == {0, 1}
     healthy(page)
+
+
+def test_a_figure_in_the_deals_table_keeps_to_its_words_on_a_phone(live, new_page):
+    """At 360 pixels a detail of a deal wraps, its figure with the word before it ("семёрка
+    козырей / 10" had left the 10 alone on a line, as if it were another detail)."""
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
+    page.goto(f"{live.http}/matches/{demo_match(live, 'marjolet')['id']}")
+    page.wait_for_selector("#deal-table .detail")
+    alone = page.evaluate("""() => [...document.querySelectorAll('#deal-table .detail')].flatMap((detail) => {
+      const node = [...detail.childNodes].find((n) => n.nodeType === 3 && /\\S[\\s\\u00a0]\\d+$/.test(n.textContent));
+      if (!node) return [];
+      const text = node.textContent, figure = text.match(/\\d+$/)[0], range = document.createRange();
+      const top = (from, to) => { range.setStart(node, from); range.setEnd(node, to); return range.getBoundingClientRect().top; };
+      const word = text.length - figure.length - 2;  // (the word's last letter)
+      return Math.abs(top(word, word + 1) - top(text.length - figure.length, text.length)) > 2 ? [text] : []; })""")
+    assert alone == [], alone
+    healthy(page)
