@@ -139,7 +139,7 @@ async function createRoom(ev) {
     $("create-form").hidden = true;
     $("created").hidden = false;
     $("created-title").focus();  // (the form the focus was in is gone: on to what comes next)
-    loadRooms();  // (the table just made is among the open ones at once, not at the next refresh)
+    refresh();  // (the table just made is among the open ones and one's own at once, not at the next refresh)
     $("create-button").disabled = false;
   } catch (error) {
     refuse(sentence(error.message));
@@ -147,11 +147,12 @@ async function createRoom(ev) {
   }
 }
 
+let openRooms = [];  // (the last list: a known player's tables waiting for players are among them)
 async function loadRooms() {
   const list = $("open-rooms");
   try {
     const r = await fetch("/api/rooms?open=true");
-    const rooms = (await r.json()).rooms;
+    const rooms = openRooms = (await r.json()).rooms;
     list.replaceChildren();
     if (!rooms.length) list.append(el("li", { class: "muted" }, t("lobby.no_rooms")));
     for (const room of rooms) {
@@ -198,12 +199,17 @@ async function loadMyTables() {
     try { const { seat, at } = JSON.parse(localStorage.getItem(key)); kept.push([key.slice(SEAT_KEY.length), seat, at || 0]); } catch { /* not ours */ }
   }
   kept.sort((a, b) => b[2] - a[2]).slice(0, MY_TABLES).forEach(([code, seat]) => seats.set(code, seat));
-  if (me) {
+  if (me) {  // (a known player's name is theirs alone: their seats on any device)
     const r = await fetch(`/api/matches?status=running&limit=${MY_TABLES}&player=${encodeURIComponent(me.name)}`).catch(() => null);
     const matches = r && r.ok ? (await r.json()).matches : [];
     for (const m of matches) {
       const mine = m.players.find((p) => p.name === me.name && !p.bot);
       if (mine && !m.abandoned && !seats.has(m.room)) seats.set(m.room, mine.seat);
+    }
+    // and the tables still waiting for players, which have no match yet
+    for (const room of openRooms) {
+      const mine = room.seats.find((s) => s.kind === "human" && s.name === me.name);
+      if (mine && !seats.has(room.code)) seats.set(room.code, mine.seat);
     }
   }
   const rooms = await Promise.all([...seats.keys()].map(async (code) => {
@@ -223,7 +229,9 @@ async function loadMyTables() {
   }));
 }
 
+// (both kept current: "waiting for players" had stayed beside an open-tables list that no longer
+// had the table, and "your turn" had come only with a reload)
+const refresh = () => loadRooms().then(loadMyTables);
 loadGames();
-loadRooms();
-loadMyTables();
-setInterval(loadRooms, 10000);
+refresh();
+setInterval(refresh, window.CARDROOM_REFRESH_MS ?? 10000);  // (the tests shorten it)

@@ -184,9 +184,10 @@ export function renderInfo(box, m) {
 // B 40 · to 1000", each seat by its name where there are no teams ("Anna: 90"). (Not in a deal's end, whose
 // result panel says the totals.)
 function matchScore(m) {
+  // (each side with its figure on one line: "Б" had ended a line, "70" begun the next)
   const scores = m.teams
-    ? m.totals.map((n, team) => `${teamLetter(team)} ${signed(n)}`)
-    : m.totals.map((n, seat) => `${m.names[seat]}: ${signed(n)}`);  // ("Бот 2 0" had read as "Бот 20")
+    ? m.totals.map((n, team) => `${teamLetter(team)}\u00a0${signed(n)}`)
+    : m.totals.map((n, seat) => `${m.names[seat]}:\u00a0${signed(n)}`);  // ("Бот 2 0" had read as "Бот 20")
   return el("p", { class: "match-score", "data-testid": "match-score" }, t("info.match", { scores: scores.join(" · ") }),
     m.target ? el("span", { class: "long" }, " · " + t("info.match_target", { n: m.target })) : null);
 }

@@ -208,8 +208,12 @@ def test_the_phone_of_a_player_sits_at_their_seat_and_the_laptop_plays_on(live, 
     phone.goto(link)
     phone.wait_for_function("document.querySelector('[data-testid=continue-status]')"
                             ".textContent.includes(" + repr(name) + ")")
-    # the lobby leads to her table, known by her name (this phone holds no seat of it)
+    # the lobby leads to her tables, known by her name (this phone holds no seat of them): the
+    # match on, and a table still waiting for players (which has no match yet)
+    waiting = create_room(live, "black_maria", ["open", "open", "bot:rules"])
+    httpx.post(f"{live.http}/api/rooms/{waiting}/join", json={"seat": 0}, headers={"X-Player-Key": key})
     phone.goto(live.http + "/")
+    phone.locator(f"[data-testid=my-table] a[href='/r/{waiting}']").wait_for()
     phone.locator(f"[data-testid=my-table] a[href='/r/{code}']").click()
     phone.wait_for_selector(".seat.me[data-seat='0']")  # her seat at once, no token here
     assert phone.evaluate("localStorage.getItem('cardroom.seat." + code + "')") is None
@@ -229,6 +233,7 @@ def test_the_lobby_leads_back_to_ones_tables_first_saying_whose_turn(live, new_p
     playing = create_room(live, "marjolet", ["open", "bot:rules"])
     waiting = create_room(live, "black_maria", ["open", "open", "bot:rules"])
     page = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
+    page.context.add_init_script("window.CARDROOM_REFRESH_MS = 500;")
     sit(page, live, waiting, "Оля", 0)
     sit(page, live, playing, "Оля", 0)
     page.wait_for_selector("[data-testid=status].yours")  # (it waits for her: it stays so)
@@ -241,6 +246,10 @@ def test_the_lobby_leads_back_to_ones_tables_first_saying_whose_turn(live, new_p
     assert "ждёт игроков · Оля, —, Бот 3" in said[f"/r/{waiting}"]
     assert page.get_by_test_id("my-tables").bounding_box()["y"] < page.locator("#create").bounding_box()["y"]
     shot(page, "lobby-my-tables-phone-ru")
+    # kept current: a friend takes the last seat, and the table is on (it had stayed "waiting")
+    friend = new_page()
+    sit(friend, live, waiting, "Петя", 1)
+    page.locator(f"[data-testid=my-table]:has(a[href='/r/{waiting}'])", has_text="ждёт игроков").wait_for(state="detached")
     tables.first.locator("a").click()
     page.wait_for_selector(".seat.me[data-seat='0']")
     healthy(page)

@@ -282,7 +282,8 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     # players and to a watcher on a phone (whose score sheet covers the cards)
     page.wait_for_selector("[data-testid=match-score]")
     seats, totals = state(page)["room"]["seats"], state(page)["match"]["totals"]
-    said = "Match — " + " · ".join(f"{s['name']}: {n}" for s, n in zip(seats, totals)) + " · to 100"
+    # (a name and its figure never parted by the end of a line)
+    said = "Match — " + " · ".join(f"{s['name']}:\u00a0{n}" for s, n in zip(seats, totals)) + " · to 100"
     for p in (page, watcher):
         p.wait_for_function(f"document.querySelector('[data-testid=match-score]')?.textContent === {said!r}")
     # chat is plain text
