@@ -139,12 +139,19 @@ async function createRoom(ev) {
     $("create-form").hidden = true;
     $("created").hidden = false;
     $("created-title").focus();  // (the form the focus was in is gone: on to what comes next)
-    refresh();  // (the table just made is among the open ones and one's own at once, not at the next refresh)
+    Promise.resolve(refreshing).then(refresh);  // (the table just made among the open ones and one's own at once)
     $("create-button").disabled = false;
   } catch (error) {
     refuse(sentence(error.message));
     $("create-button").disabled = false;
   }
+}
+
+// A list's items replaced only when they say something new (a refresh had taken the keyboard's
+// focus off a link every 10 s); a refresh that failed keeps what was shown.
+function showList(list, items) {
+  const said = items.map((item) => item.outerHTML).join("");
+  if (list.dataset.said !== said) { list.dataset.said = said; list.replaceChildren(...items); }
 }
 
 let openRooms = [];  // (the last list: a known player's tables waiting for players are among them)
@@ -153,15 +160,13 @@ async function loadRooms() {
   try {
     const r = await fetch("/api/rooms?open=true");
     const rooms = openRooms = (await r.json()).rooms;
-    list.replaceChildren();
-    if (!rooms.length) list.append(el("li", { class: "muted" }, t("lobby.no_rooms")));
-    for (const room of rooms) {
+    showList(list, rooms.length ? rooms.map((room) => {
       const people = room.seats.map((s) => (s.kind === "open" ? "—" : seatName(s))).join(", ");
       const free = room.seats.filter((s) => s.kind === "open").length;
-      list.append(el("li", {}, el("a", { href: "/r/" + room.code, class: "room-link" }, el("b", {}, t("game." + room.game)), " ", el("span", { class: "code" }, room.code)),
-        el("span", { class: "muted" }, ` ${people} · ${t("lobby.free_seats", { n: free })}`)));
-    }
-  } catch { list.replaceChildren(el("li", { class: "muted" }, t("error.generic"))); }
+      return el("li", {}, el("a", { href: "/r/" + room.code, class: "room-link" }, el("b", {}, t("game." + room.game)), " ", el("span", { class: "code" }, room.code)),
+        el("span", { class: "muted" }, ` ${people} · ${t("lobby.free_seats", { n: free })}`));
+    }) : [el("li", { class: "muted" }, t("lobby.no_rooms"))]);
+  } catch { if (!list.dataset.said) showList(list, [el("li", { class: "muted" }, t("error.generic"))]); }
 }
 
 document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener("change", drawGame));
@@ -217,10 +222,11 @@ async function loadMyTables() {
     if (r && r.status === 404) localStorage.removeItem(SEAT_KEY + code);  // (a table this server does not have: a database made anew)
     return r && r.ok ? r.json() : null;
   }));
+  if (seats.size && rooms.every((room) => room === null)) return;  // (the network gone: kept as it was)
   const going = rooms.filter((room) => room && room.status !== "finished")
     .sort((a, b) => (a.created < b.created ? 1 : -1)).slice(0, 5);
   $("my-tables").hidden = !going.length;
-  $("my-tables-list").replaceChildren(...going.map((room) => {
+  showList($("my-tables-list"), going.map((room) => {
     const people = room.seats.map((s) => (s.kind === "open" ? "—" : seatName(s))).join(", ");
     const yours = room.status === "playing" && (room.to_act || []).includes(seats.get(room.code));
     const now = yours ? t("lobby.your_turn") : t(room.status === "playing" ? "lobby.table_playing" : "lobby.table_waiting");
@@ -231,7 +237,9 @@ async function loadMyTables() {
 
 // (both kept current: "waiting for players" had stayed beside an open-tables list that no longer
 // had the table, and "your turn" had come only with a reload)
-const refresh = () => loadRooms().then(loadMyTables);
+// (one at a time: a slow one had been overtaken, and an older list drawn over a newer)
+let refreshing = null;
+const refresh = () => refreshing || (refreshing = loadRooms().then(loadMyTables).finally(() => { refreshing = null; }));
 loadGames();
 refresh();
 setInterval(refresh, window.CARDROOM_REFRESH_MS ?? 10000);  // (the tests shorten it)

@@ -162,11 +162,12 @@ function draw() {
   drawJoin(state, names);
   drawHand({ moves, cardMarks: panel.cardMarks, act, redraw: draw });
   drawActions({ panel, moves, names, send, act, redraw: draw });
-  // (offline a while: the moves and the hand greyed and out of reach until the table is back;
-  // the status saying so stays readable, and a panel over the table keeps its own inert)
-  $("table-app").classList.toggle("stale", table.stale);
-  for (const part of document.querySelectorAll("#actions > :not(.status), #hand > *")) part.inert = table.stale;
   drawResult({ names, teams, send });
+  // (offline a while: the moves, the hand and the result's buttons greyed and out of reach until
+  // the table is back; the status saying so stays readable, and a panel over the table keeps its
+  // own inert)
+  $("table-app").classList.toggle("stale", table.stale);
+  for (const part of document.querySelectorAll("#actions > :not(.status), #hand > *, #result .result-next")) part.inert = table.stale;
   drawSheet(m, names, teams);
   drawChat();
   const mine = state.you.seat !== null && Object.keys(moves).length > 0;

@@ -110,6 +110,10 @@ async def test_rematch_and_open_rooms(server):
     await person.until(lambda s: s["match"] and s["match"]["to_act"] == [0])
     async with httpx.AsyncClient(base_url=server.http) as http:
         assert (await http.get(f"/api/rooms/{code}")).json()["to_act"] == [0]
+        # (every ROOM of the REST side: a table made, a seat taken)
+        made = (await http.post("/api/rooms", json={"game": "marjolet", "seats": ["open", "open"]})).json()
+        joined = (await http.post(f"/api/rooms/{made['code']}/join", json={"name": "Early", "seat": 0})).json()
+        assert made["room"]["to_act"] == [] and joined["room"]["to_act"] == []
     assert "to_act" not in person.state["room"]  # (the socket's ROOM does not repeat it)
     await person.play()
     first = person.state["room"]["match"]["id"]

@@ -246,6 +246,10 @@ def test_the_lobby_leads_back_to_ones_tables_first_saying_whose_turn(live, new_p
     assert "ждёт игроков · Оля, —, Бот 3" in said[f"/r/{waiting}"]
     assert page.get_by_test_id("my-tables").bounding_box()["y"] < page.locator("#create").bounding_box()["y"]
     shot(page, "lobby-my-tables-phone-ru")
+    # its refreshes leave a focused link alone (each had rebuilt the lists, the focus lost)
+    tables.first.locator("a").focus()
+    page.wait_for_timeout(1500)  # (three refreshes)
+    assert page.evaluate("document.activeElement.matches('[data-testid=my-table] a')")
     # kept current: a friend takes the last seat, and the table is on (it had stayed "waiting")
     friend = new_page()
     sit(friend, live, waiting, "Петя", 1)

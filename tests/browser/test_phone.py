@@ -741,6 +741,9 @@ def test_a_phone_offline_a_while_says_its_table_may_be_old_and_takes_no_move(liv
     toast.wait_for(state="hidden", timeout=1000)
     assert status.inner_text() == "Ваш ход"
     assert not page.evaluate("[...document.querySelectorAll('#actions *, #hand *')].some((e) => e.inert)")
+    # (the focus, on the button tapped, had fallen to the page's body when it went out of reach:
+    # it is back on it)
+    assert page.evaluate("document.activeElement.dataset.testid") == "bid-button"
     page.errors[:] = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]
     healthy(page)
 

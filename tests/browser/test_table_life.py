@@ -430,6 +430,7 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     assert ["toast info chat", "Anna: hello"] in boris.evaluate("window.toastsSeen")
     assert ["toast info chat", "Anna: <b>are you there?</b>"] in boris.evaluate("window.toastsSeen")
     assert boris.locator("#toast b b").count() == 0
+    assert boris.get_attribute("#toast", "aria-hidden") == "true"  # (announced already: not read twice)
     assert boris.get_attribute("[data-testid=chat-tab]", "aria-expanded") == "false"
     assert boris.evaluate("document.querySelector('[data-testid=chat-tab]').textContent") == "Чат, непрочитанных: 2"
     assert boris.locator("[data-testid=chat-unread]").is_visible()

@@ -110,8 +110,7 @@ function drawStandins(state, line, send, redraw, mine) {
   }
   // A free seat is a friend's to come, most often: its bots folded under one line, so that a
   // stray tap of anyone seated does not give it away (three rows of bots had lain open).
-  if (!free.length) freeSeatsOpen = false;  // (the next free seat's bots folded again)
-  else {
+  if (free.length) {
     const fold = el("details", { class: "standin-free", "data-testid": "standin-free" },
       el("summary", { "data-testid": "standin-free-open" }, t("standin.free_fold")), free);
     fold.open = freeSeatsOpen;

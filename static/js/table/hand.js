@@ -153,7 +153,7 @@ document.addEventListener("focusout", (ev) => { if (waiting && ev.target === wai
 export function rememberFocus() {
   const a = document.activeElement;
   if (waiting && a === waiting.target) return waiting.place;
-  if (!a || a === document.body) return lost && performance.now() - lost.at < LOST_MS ? lost : null;
+  if (!a || a === document.body) return lost && (lost.offline || performance.now() - lost.at < LOST_MS) ? lost : null;
   // (a seat taken, its form goes: the focus had gone back to the top of the page)
   if (a.closest("#join-panel")) return { joining: a.dataset.testid || a.id };
   const area = a.closest("#hand, #actions, #result");
@@ -167,8 +167,9 @@ export function rememberFocus() {
 export function restoreFocus(place) {
   if (!place) return;
   const target = samePlace(place) || nextControl();
-  // (out of reach, offline: the focus goes back to it when the table is back)
-  if (!target || target.closest("[inert]")) { lost = { ...place, at: place.at ?? performance.now() }; return; }
+  // (out of reach, offline: the focus goes back to it when the table is back, however long that takes)
+  const offline = Boolean(target && target.closest("[inert]"));
+  if (!target || offline) { lost = { ...place, at: place.at ?? performance.now(), offline }; return; }
   if (document.activeElement !== target) target.focus({ preventScroll: true });
   waiting = place.joining && !dealt() ? { place, target } : null;
 }

@@ -10,9 +10,10 @@ const TOAST_MS = window.CARDROOM_TOAST_MS ?? 4000;
 /** Shows `content` (text or nodes, never HTML) for a moment (`ms`); `kind`: "error" or "info". */
 export function toast(content, kind = "error", ms = TOAST_MS, heard = true) {
   const box = $("toast");
+  // (said otherwise already: not read twice; an empty aria-hidden is no hiding)
+  if (heard) box.removeAttribute("aria-hidden"); else box.setAttribute("aria-hidden", "true");
   box.replaceChildren(...[content].flat());
   box.className = "toast " + kind;
-  box.toggleAttribute("aria-hidden", !heard);  // (said otherwise already: not read twice)
   box.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.hidden = true; }, ms);
