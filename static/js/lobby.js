@@ -194,7 +194,8 @@ $("join-form").addEventListener("submit", (ev) => {
   if (code.length === 6) location.href = "/r/" + code;
 });
 // The tables this browser has a seat at (kept per table since it sat down) and a known player's
-// running matches: the way back to a table whose link was lost, each saying whose turn it is.
+// running matches and waiting tables: the way back to a table whose link was lost, each saying
+// whose turn it is.
 const SEAT_KEY = "cardroom.seat.", MY_TABLES = 8;
 async function loadMyTables() {
   const me = identity();
