@@ -305,14 +305,38 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
     healthy(page)
 
 
-@pytest.mark.parametrize("game", ["marjolet", "black_maria", "big_mariage"])
+def rules_bots_match(live, seed: int) -> int:
+    """A Big Mariage match the rules bots play as people do (contracts made and lost, marriages
+    shown, the kitty taken: the demo's random bots bid 400 and fail), stored; its id."""
+    import random
+    import secrets
+    from datetime import datetime, timezone
+
+    from app.ops.seeds import store_match
+    from engine import new_match
+    from engine.bots import bot_for
+
+    rng, bot, match = random.Random(seed), bot_for("big_mariage", "rules"), new_match("big_mariage", {"target": 500})
+    while not match.finished:
+        match.start_deal(rng=rng)
+        while match.current is not None:
+            seat = match.to_act()[0]
+            match.apply(seat, bot(match.view(seat), match.moves(seat), rng))
+    with live.app.state.store.sessions() as session, session.begin():
+        return store_match(session, f"R{secrets.token_hex(3)}", match, ["Anna", "Boris", "Vera", "Gleb"],
+                           datetime.now(timezone.utc))
+
+
+@pytest.mark.parametrize("game", ["marjolet", "black_maria", "big_mariage", "big_mariage-rules"])
 def test_a_replay_on_a_small_phone_upright_shows_its_buttons_its_step_and_its_whole_felt(live, new_page, game):
     """Stepping through a whole match at 360×640, the buttons and what the step did stay at the
     screen's top, and the felt under them is seen whole: no seat under the buttons (the bar had
     covered the top seat whenever the bottom hand was looked at, and what the step did had
-    scrolled away)."""
+    scrolled away). Also a Big Mariage match played as people play it: a declarer showing two
+    marriages, or holding the kitty's eleven cards, had put the top seat under the bar."""
     page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
-    page.goto(f"{live.http}/matches/{demo_match(live, game)['id']}")
+    match = rules_bots_match(live, 4) if game == "big_mariage-rules" else demo_match(live, game)["id"]
+    page.goto(f"{live.http}/matches/{match}")
     page.wait_for_selector("#replay .seat")
     wrong = page.evaluate("""() => {
       const box = (e) => e.getBoundingClientRect(), wrong = [];
