@@ -49,10 +49,8 @@ def hand_value(hand, with_partner: bool = True, marriages_score: str = "declared
     value = 0
     marriages = sorted(_marriage_suits(hand), key=MARRIAGE.get, reverse=True)
     for i, s in enumerate(marriages):
-        if marriages_score == "trump_only":
-            value += int(MARRIAGE[s] * CALLED_SHARE[min(i, 1)])
-        else:
-            value += MARRIAGE[s]
+        share = CALLED_SHARE[min(i, 1)] if marriages_score == "trump_only" else 1
+        value += int(MARRIAGE[s] * share)
     for s, cards in by.items():
         ranks = {c[0] for c in cards}
         if "A" in ranks:
