@@ -1,7 +1,9 @@
 """Generate the demo matches of seeds/: a few whole matches of each game, played by the rules
-bots from fresh secure shuffles, written as record.md records.
+bot at every seat, written as record.md records.
 
-    .venv/bin/python seeds/make_demo.py        # rewrites seeds/*.json
+    .venv/bin/python seeds/make_demo.py [SEED]     # rewrites seeds/*.json
+
+The same seed gives the same matches; without one the shuffles are fresh.
 
 ``cardroom load-demo`` loads them into the database.
 """
@@ -27,8 +29,7 @@ PLAN = {"marjolet": [{"target": 300}] * 3, "black_maria": [{"target": 60}] * 3,
 
 def play(game: str, options: dict, rng: random.Random) -> dict:
     match = new_match(game, options)
-    bots = [bot_for(game, "rules" if seat % 2 == 0 else "random")
-            for seat in range(GAMES[game].seats)]
+    bots = [bot_for(game, "rules") for _ in range(GAMES[game].seats)]
     while not match.finished:
         match.start_deal(rng=rng)
         while match.current is not None:
@@ -38,7 +39,7 @@ def play(game: str, options: dict, rng: random.Random) -> dict:
 
 
 def main() -> None:
-    rng = random.Random()
+    rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else None)
     for game, option_list in PLAN.items():
         for i, options in enumerate(option_list, 1):
             record = play(game, options, rng)

@@ -440,7 +440,7 @@ async def test_negative_figures_are_written_with_a_minus_sign_on_every_page(serv
     stored_match(server, "big_mariage-1", names, datetime.now(timezone.utc))
     async with httpx.AsyncClient(base_url=server.http) as http:
         history = (await http.get("/history", params={"player": names[0]})).text
-        player = (await http.get(f"/players/{names[1]}")).text  # (a loser)
+        player = (await http.get(f"/players/{names[0]}")).text  # (a loser: team A ends at −85)
         standings = (await http.get("/standings", params={"players": ",".join(names), "game": "big_mariage"})).text
     totals = re.search(r'<td class="m-totals"[^>]*>(.*?)</td>', history).group(1)
     assert "\u2212" in totals and not re.search(r"-\d", totals), totals
