@@ -55,6 +55,7 @@ async function startReplay() {
   const slider = $("rp-slider");
   slider.max = String(frames.length - 1);
   let i = 0, timer = null;
+  const dealFirst = (deal) => frames.findIndex((f) => f.deal === deal);  // (-1 past the last)
   // The felt keeps the greatest height it has had at its width: a step to a shorter position
   // does not pull the page (and the buttons under a thumb) up. Turned, it starts again.
   let tallest = { width: 0, height: 0 };
@@ -87,7 +88,11 @@ async function startReplay() {
     const d = f.deal_view;
     const justClosed = f.action && f.action.type === "play" && d.trick.length === 0 && d.last_trick;
     renderTrick(felt.querySelector(".trick"), m, justClosed ? d.last_trick : null);
-    $("rp-where").textContent = t("replay.where", { deal: f.deal + 1, deals: frames[frames.length - 1].deal + 1, step: i + 1, steps: frames.length });
+    // (the step counted within its deal, as a person thinks of it: "step 45/132" of the whole
+    // match had said nothing of where the deal stood)
+    const first = dealFirst(f.deal), next = dealFirst(f.deal + 1);
+    const steps = (next < 0 ? frames.length : next) - first;
+    $("rp-where").textContent = t("replay.where", { deal: f.deal + 1, deals: frames[frames.length - 1].deal + 1, step: i - first + 1, steps });
     slider.setAttribute("aria-valuetext", $("rp-where").textContent);
     const line = $("rp-action");
     line.replaceChildren(...(f.action ? actionText(f.seat, f.action, names, d.pass_to) : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
@@ -108,7 +113,7 @@ async function startReplay() {
   // a marked move chosen in the analysis, or a deal in the table: the replay at it, in sight,
   // the focus on its position
   showMove = (deal, index) => {
-    show(frames.findIndex((f) => f.deal === deal) + 1 + index);
+    show(dealFirst(deal) + 1 + index);
     bringReplayInSight();
   };
   showDeal = (deal) => showMove(deal, -1);
@@ -121,11 +126,11 @@ async function startReplay() {
   const dealStart = (dir) => {
     const cur = frames[i].deal;
     if (dir < 0) {
-      const first = frames.findIndex((f) => f.deal === cur);
+      const first = dealFirst(cur);
       const target = i > first ? cur : cur - 1;
-      show(Math.max(0, frames.findIndex((f) => f.deal === target)));
+      show(Math.max(0, dealFirst(target)));
     } else {
-      const k = frames.findIndex((f) => f.deal === cur + 1);
+      const k = dealFirst(cur + 1);
       show(k < 0 ? frames.length - 1 : k);
     }
   };

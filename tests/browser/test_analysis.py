@@ -136,10 +136,9 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     deal, decision = marked[-1]
     moves.last.focus()
     page.keyboard.press("Enter")
-    first = next(i for i, f in enumerate(frames) if f["deal"] == deal)
     where = {"en": "deal {}/{} · step {}/{}", "ru": "раздача {}/{} · шаг {}/{}"}[lang]
     assert page.get_by_test_id("replay-where").inner_text() == where.format(
-        deal + 1, frames[-1]["deal"] + 1, first + decision["index"] + 2, len(frames))
+        deal + 1, frames[-1]["deal"] + 1, decision["index"] + 2, sum(f["deal"] == deal for f in frames))
     assert mark.inner_text().startswith(words[decision["mark"]]) and tenths(decision["cost"]) in moves.last.inner_text()
     assert page.evaluate("document.activeElement.id") == "rp-slider"
     # the chart says what its axes are: the points lost, up to the most; each deal along
