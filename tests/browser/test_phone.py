@@ -7,10 +7,12 @@ Russian phone in three lines, the chat's placeholder cut (see conftest.py for th
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 
 import httpx
 import pytest
 
+from ..conftest import stored_match
 from .conftest import LAPTOP, PHONE, demo_match, fresh_name, shot
 from .test_table_life import (
     _OVERLAPS,
@@ -306,8 +308,8 @@ def test_a_replayed_trick_on_a_small_phone_hides_no_index_and_its_winner_no_seat
 
 
 def rules_bots_match(live, seed: int) -> int:
-    """A Big Mariage match the rules bots play as people do (contracts made and lost, marriages
-    shown, the kitty taken: the demo's random bots bid 400 and fail), stored; its id."""
+    """A Big Mariage match the rules bots play from ``seed`` (contracts made and lost, marriages
+    shown, the kitty taken), stored; its id."""
     import random
     import secrets
     from datetime import datetime, timezone
@@ -327,15 +329,16 @@ def rules_bots_match(live, seed: int) -> int:
                            datetime.now(timezone.utc))
 
 
-@pytest.mark.parametrize("game", ["marjolet", "black_maria", "big_mariage", "big_mariage-rules"])
+@pytest.mark.parametrize("game", ["marjolet", "black_maria", "big_mariage", "rules-4", "rules-15"])
 def test_a_replay_on_a_small_phone_upright_shows_its_buttons_its_step_and_its_whole_felt(live, new_page, game):
     """Stepping through a whole match at 360×640, the buttons and what the step did stay at the
     screen's top, and the felt under them is seen whole: no seat under the buttons (the bar had
     covered the top seat whenever the bottom hand was looked at, and what the step did had
-    scrolled away). Also a Big Mariage match played as people play it: a declarer showing two
-    marriages, or holding the kitty's eleven cards, had put the top seat under the bar."""
+    scrolled away). Also Big Mariage matches the rules bots play: a declarer showing two
+    marriages, or holding the kitty's eleven cards, had put the top seat under the bar (seed 4),
+    and so had two marriages said whole at the top seat (seed 15)."""
     page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
-    match = rules_bots_match(live, 4) if game == "big_mariage-rules" else demo_match(live, game)["id"]
+    match = rules_bots_match(live, int(game[6:])) if game.startswith("rules") else demo_match(live, game)["id"]
     page.goto(f"{live.http}/matches/{match}")
     page.wait_for_selector("#replay .seat")
     wrong = page.evaluate("""() => {
@@ -404,15 +407,21 @@ SIDEWAYS_REPLAY = """(whole) => {
 
 @pytest.mark.parametrize("game, size, locale", [
     ("marjolet", LANDSCAPE, "en-GB"), ("black_maria", LANDSCAPE, "ru-RU"), ("big_mariage", LANDSCAPE, "ru-RU"),
-    ("big_mariage", SMALL_LANDSCAPE, "en-GB"), ("black_maria", SMALL_LANDSCAPE, "en-GB")],
-    ids=["marjolet-844", "black_maria-844", "big_mariage-844", "big_mariage-640", "black_maria-640"])
+    ("big_mariage", SMALL_LANDSCAPE, "en-GB"), ("black_maria", SMALL_LANDSCAPE, "en-GB"),
+    ("big_mariage-1", LANDSCAPE, "ru-RU")],
+    ids=["marjolet-844", "black_maria-844", "big_mariage-844", "big_mariage-640", "black_maria-640", "long-names-844"])
 def test_a_replay_on_a_phone_held_sideways_keeps_its_buttons_beside_its_felt(live, new_page, game, size, locale):
     """The felt the screen's height, and beside it the step buttons and what the step did, so that
     stepping through a match needs no scrolling; on a small phone seventeen open hands a seat may
-    make the felt taller than the screen, never one part over another."""
-    matches = httpx.get(f"{live.http}/api/matches?game={game}&status=finished").json()["matches"]
+    make the felt taller than the screen, never one part over another. Names of 32 letters with
+    no space too: "takes the trick" and such a name had run four lines down over the bottom seat."""
+    if game == "big_mariage-1":
+        names = [fresh_name("W" * 27), "Anna", fresh_name("Z" * 27), "Boris"]
+        match = stored_match(live, game, names, datetime.now(timezone.utc))
+    else:
+        match = httpx.get(f"{live.http}/api/matches?game={game}&status=finished").json()["matches"][0]["id"]
     page = new_page(size, locale=locale, **TOUCH)
-    page.goto(f"{live.http}/matches/{matches[0]['id']}")
+    page.goto(f"{live.http}/matches/{match}")
     page.wait_for_selector("#replay .seat")
     page.evaluate("document.getElementById('replay').scrollIntoView()")
     whole = size == LANDSCAPE
