@@ -10,7 +10,7 @@ import { follower } from "./table/sync.js";
 import { connection } from "./table/connection.js";
 import { drawOnSending, answered } from "./table/inflight.js";
 import { toast, dismissHint, announce, announceEvent } from "./table/notices.js";
-import { drawHand, rememberFocus, restoreFocus, focusNext, handInSight, keepHandInSight } from "./table/hand.js";
+import { drawHand, rememberFocus, restoreFocus, focusNext, focusTurn, handInSight, keepHandInSight } from "./table/hand.js";
 import { drawActions } from "./table/actions.js";
 import { drawResult, drawDealCountdown, resultDue, resultNew } from "./table/result.js";
 import { addChatLine, chatSeen, drawChat, listenToChatForm, chatAfterWelcome, chatRefused } from "./table/chat.js";
@@ -177,7 +177,9 @@ function draw() {
   // (a turn begins when the page is asked for another kind of move: Marjolet's draw after the
   // card that won the trick too)
   const asked = Object.keys(moves).sort().join(" ");
-  keepHandInSight(handAt, asked !== "" && asked !== table.asked);
+  const turnBegins = asked !== "" && asked !== table.asked;
+  keepHandInSight(handAt, turnBegins);
+  if (turnBegins && !table.stale) focusTurn();
   table.asked = asked;
   if (resultAppears) $("result").scrollIntoView({ block: "nearest" });  // its top, on a short screen
   afterDraw(seen);

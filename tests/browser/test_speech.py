@@ -214,6 +214,42 @@ def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper(live, new_page)
     healthy(page)
 
 
+ACTIVE = "() => { const a = document.activeElement; return [a.dataset.testid || '', a.classList.contains('playable')]; }"
+
+
+def test_a_turn_takes_the_focus_from_the_hand_to_what_it_asks(live, new_page):
+    """A keyboard in the hand when a turn begins: the bid's turn takes it to the bid (the controls
+    are above the hand: it had been 16 tabs away, nothing said), and a card's turn to a card that
+    can be played (it had often begun on one that "cannot be played now")."""
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    watch = Watch([page], 90, "Big Mariage: Anna's bid, then her cards played by keyboard")
+    bids = plays = 0
+    while bids < 1 or plays < 3:
+        watch(f"{bids} bids, {plays} cards")
+        if page.locator("[data-testid=next-deal]").count():
+            act(page, page.locator("[data-testid=next-deal]"))
+            continue
+        if not my_turn(page):
+            # (the focus kept on a card that cannot be moved now, the last of her hand)
+            if page.locator(".hand-row .card").count() and page.evaluate(ACTIVE)[0] != "bid-button":
+                page.focus(".hand-row .card:last-child")
+            page.wait_for_timeout(30)
+            continue
+        page.wait_for_timeout(100)  # (the page's own focus move, drawn with the state)
+        if page.locator("[data-testid=bid-button]").count():
+            assert page.evaluate(ACTIVE) == ["bid-button", False]
+            press(page, "[data-testid=bidbox] [data-testid=pass-button]")
+            bids += 1
+        elif (state(page)["match"]["moves"] or {}).get("play"):
+            assert page.evaluate(ACTIVE)[1], "a turn begun on a card that cannot be played"
+            plays += play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+    healthy(page)
+
+
 def given_and_played(page) -> bool:
     deal = state(page)["match"]["deal"]
     return any(g.get("to") == 0 and g.get("card") for g in deal.get("gives") or []) \

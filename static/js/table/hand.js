@@ -107,21 +107,22 @@ function chooseCard(card, moves, act, redraw) {
     else toast(t("bmaria.three_only", { n: moves.pass.choose }), "info");
     redraw();
     // the last card chosen: on to the button that passes them
-    if (chosen.pass.size === moves.pass.choose && before < chosen.pass.size) {
-      const send = document.querySelector("[data-testid=pass-button]");
-      if (send) send.focus({ preventScroll: true });
-    }
+    if (chosen.pass.size === moves.pass.choose && before < chosen.pass.size) focusFirst("[data-testid=pass-button]");
     return;
   }
+  // (a card chosen to give, or a lead that may call trumps: on to the buttons that say what to do
+  // with it, above the hand, as when the cards to pass are chosen)
   if (moves.give && moves.give.cards.includes(card)) {
     chosen.give = chosen.give === card ? null : card;
     redraw();
+    if (chosen.give) focusFirst(".give");
     return;
   }
   if (moves.play && moves.play.includes(card)) {
     if (moves.trump && moves.trump.includes(card)) {
       chosen.call = chosen.call === card ? null : card;
       redraw();
+      if (chosen.call) focusFirst("[data-testid=call-trumps]");
       return;
     }
     act({ type: "play", card });
@@ -131,6 +132,11 @@ function chooseCard(card, moves, act, redraw) {
   // ("you must follow suit (hearts)"), which the page could only guess
   // (in Marjolet's window after a trick won too: "you must draw before the next trick")
   if ((moves.play || moves.draw) && act({ type: "play", card })) table.tried = card;
+}
+
+function focusFirst(selector) {
+  const control = document.querySelector(`#actions ${selector}:not(:disabled)`);
+  if (control) control.focus({ preventScroll: true });
 }
 
 // The hand, the actions box and the result panel are rebuilt from each STATE: keep the keyboard
@@ -201,9 +207,25 @@ function samePlace(place) {
   return same[Math.min(place.index, same.length - 1)] || null;
 }
 
+/** A turn begins with the focus on a card it cannot move: on to the nearest card it can play, or,
+ * when it asks for no card (a bid, the contract, Marjolet's draw), to the first of its moves (the
+ * one that bids or fixes the contract, not a step of its value). The controls are above the hand:
+ * a keyboard had been 16 tabs from the bid, a screen reader told nothing, and a turn had often
+ * begun on a card that "cannot be played now". A focus anywhere else is left where it is. */
+export function focusTurn() {
+  const a = document.activeElement;
+  if (!a || !a.closest("#hand .hand-row") || a.classList.contains("playable")) return;
+  const cards = [...a.parentNode.children], at = cards.indexOf(a);
+  const playable = cards.filter((c) => c.classList.contains("playable"));
+  const nearest = playable.sort((x, y) => Math.abs(cards.indexOf(x) - at) - Math.abs(cards.indexOf(y) - at))[0];
+  const target = nearest || nextControl();
+  if (target) target.focus({ preventScroll: true });
+}
+
 function nextControl() {
   const controls = [...document.querySelectorAll("#result:not([hidden]) button, #actions button:not(:disabled)")]
-    .filter((b) => !b.closest(".standin-box"));  // (a seat for a bot: not what comes next)
+    // (a seat for a bot is not what comes next, nor a step of a bid's value: the bid is)
+    .filter((b) => !b.closest(".standin-box, .stepper"));
   return controls[0] || document.querySelector("#hand .card.playable") || document.querySelector("#hand .card");
 }
 
