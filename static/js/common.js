@@ -111,6 +111,8 @@ export function spoken(parts) {
     if (typeof node === "string") return node;
     if (node.nodeType === Node.TEXT_NODE) return node.textContent;
     if (node.dataset && node.dataset.card && node.classList.contains("cardtext")) return cardName(node.dataset.card);
+    // (a list of cards said with a pause between them: "10 of hearts 8 of hearts" had run on)
+    if (node.classList && node.classList.contains("cardlist")) return [...node.querySelectorAll(".cardtext")].map(say).join(", ");
     return [...node.childNodes].map(say).join("");
   };
   return [parts].flat().map(say).join("");

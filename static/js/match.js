@@ -103,7 +103,9 @@ async function startReplay() {
     const team = over && data.game === "big_mariage" && !over.thrown_in ? over.teams.find((x) => x.declaring) : null;
     if (outcome) line.append(" · ", el("span", { class: team ? "outcome long" : "outcome" }, ...outcome));
     if (team) line.append(el("span", { class: "short" }, t(team.made ? "replay.made_short" : "replay.failed_short")));
-    line.append(" · ", el("span", { class: "totals" }, t("replay.totals", { totals: f.totals.map((n) => signed(n)).join(" : ") })));
+    // (the score read only when it changes: "score 0 : 0" had been heard at every step)
+    const sameScore = i > 0 && frames[i - 1].totals.join() === f.totals.join();
+    line.append(el("span", { "aria-hidden": sameScore ? "true" : null }, " · ", el("span", { class: "totals" }, t("replay.totals", { totals: f.totals.map((n) => signed(n)).join(" : ") }))));
     if (i === frames.length - 1 && match.status === "finished") line.append(" · ", el("b", { "data-testid": "replay-winners" }, `${t(teams || match.winners.length > 1 ? "match.winners" : "match.winner")}: ${winners}`));
     if ($("rp-mark")) showMark($("rp-mark"), analysis, frames, i, names);
     keepHeight();

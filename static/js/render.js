@@ -5,13 +5,17 @@
 import { t, tWho, fitNames, el, cardEl, cardName, cardsText, SUIT_SYMBOL, positions, suitName, rankLabel, teamLetter, signed } from "./common.js";
 
 
+// A badge's letter seen, its meaning read: "D" and "A" alone had been read as bare letters.
+const lettered = (shown, meaning) => [el("span", { "aria-hidden": "true" }, shown), el("span", { class: "sr-only" }, meaning)];
+
 function seatBadges(m, s) {
   const info = (m.seatInfo || [])[s] || {};
   const d = m.deal;
   const badges = [];
-  if (d && d.dealer === s) badges.push(el("span", { class: "badge dealer", title: t("seat.dealer") }, t("seat.dealer_short")));
+  if (d && d.dealer === s) badges.push(el("span", { class: "badge dealer", title: t("seat.dealer") }, lettered(t("seat.dealer_short"), t("seat.dealer"))));
   const team = m.teams ? m.teams.findIndex((members) => members.includes(s)) : -1;
-  if (team >= 0) badges.push(el("span", { class: "badge team team" + team, title: t("seat.team", { n: teamLetter(team) }) }, teamLetter(team)));
+  const teamName = team >= 0 ? t("seat.team", { n: teamLetter(team) }) : "";
+  if (team >= 0) badges.push(el("span", { class: "badge team team" + team, title: teamName }, lettered(teamLetter(team), teamName)));
   if (team >= 0 && !m.replay && s !== m.me && m.teams[team].includes(m.me)) badges.push(el("span", { class: "badge partner", "data-testid": "partner-" + s }, t("rel.partner_short")));
   // (a bot's name says it is one, "Bot 2": a badge says only that it stands in, or is the strong one)
   if (info.standin) badges.push(el("span", { class: "badge standin", title: t("seat.standin"), "data-testid": "standin-badge-" + s }, t("seat.standin_short")));
@@ -202,6 +206,8 @@ export function renderTrick(box, m, shown) {
   box.className = "trick seats" + m.nSeats + (shown ? " done" : "");
   cards.forEach(([seat, card], i) => {
     const c = cardEl(card);
+    // (who played it, read: "3 of diamonds" alone had left the trick to be guessed)
+    c.setAttribute("aria-label", `${m.names[seat]} — ${cardName(card)}` + (i === 0 ? `, ${t("trick.led")}` : ""));
     c.classList.add("in-trick", "at-" + pos[seat]);
     if (i === 0) c.append(el("span", { class: "led" }, t("trick.led")));
     if (shown && seat === shown.winner) c.classList.add("winner");

@@ -256,6 +256,10 @@ def test_the_replays_keys_step_a_move_a_deal_or_to_either_end(live, new_page):
     assert step() == len(frames) - 1
     page.keyboard.press("Home")
     assert step() == 0
+    page.keyboard.press("ArrowRight")  # (the score as it was: shown, not read again at each step)
+    said = page.get_by_test_id("replay-action")
+    assert "score 0 : 0" in said.inner_text() and "score" not in said.aria_snapshot(), said.aria_snapshot()
+    page.keyboard.press("ArrowLeft")
     page.evaluate("document.activeElement.blur()")
     page.keyboard.press("End")  # (the page's: to its foot, scrolled smoothly)
     page.wait_for_function("scrollY > 0")

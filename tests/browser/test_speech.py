@@ -250,6 +250,52 @@ def test_a_turn_takes_the_focus_from_the_hand_to_what_it_asks(live, new_page):
     healthy(page)
 
 
+def test_a_seats_letters_and_the_tricks_cards_are_read_by_what_they_mean(live, new_page):
+    """A seat's "D" and "A" are read as "dealer" and "team A" (bare letters had been read), and a
+    card in the trick by who played it and whether it was led ("3 of diamonds" alone)."""
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    wait_state(page, "s.match.deal")
+    dealer = state(page)["match"]["deal"]["dealer"]
+    read = page.locator(f"[data-testid=seat-{dealer}] .nameplate").aria_snapshot()
+    team = f"team {'AB'[dealer % 2]}"
+    assert "dealer" in read and team in read and not re.search(r"\b[DAB]\b", read.replace(team, "")), read
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    sit(page, live, code, "Anna", 0)
+    watch = Watch([page], 60, "Black Maria: a trick with two cards")
+    while len((state(page)["match"]["deal"] or {}).get("trick") or []) < 2:
+        watch()
+        if not pass_or_play(page):
+            page.wait_for_timeout(20)
+    trick, names = state(page)["match"]["deal"]["trick"], ["Anna", "Bot 2", "Bot 3"]
+    labels = page.locator("#trick .card").evaluate_all("cs => cs.map((c) => c.getAttribute('aria-label'))")
+    assert labels[0].startswith(f"{names[trick[0][0]]} — ") and labels[0].endswith(", led"), labels
+    assert labels[1].startswith(f"{names[trick[1][0]]} — ") and "led" not in labels[1], labels
+    healthy(page)
+
+
+def test_a_deals_end_says_when_the_next_comes_and_sentences_end(paused, new_page):
+    """The result says that the next deal comes by itself and when, and how to keep it open (a
+    screen reader reading its details had not known it would close); each sentence said ends
+    ("Your turn Choose 3 cards" had run on), and cards said together are parted by commas."""
+    code = create_room(paused, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    page.add_init_script(SAID_LOG)
+    sit(page, paused, code, "Anna", 0)
+    watch = Watch([page], 120, "a Black Maria deal to its end")
+    while not page.locator("[data-testid=next-deal]").count():
+        watch()
+        if not pass_or_play(page):
+            page.wait_for_timeout(20)
+    page.wait_for_function("window.said.join(' ').includes('Deal 1 is over')")
+    text = said(page)
+    assert re.search(r"Deal 1 is over\. .*The next deal comes in (59|60) seconds; “Wait” keeps this result open\.", text), text
+    assert re.search(r"Your turn\. Choose 3 cards", text), text
+    assert re.search(r"from Bot \d: (\w+ of \w+, ){2}\w+ of \w+", text), text
+    healthy(page)
+
+
 def given_and_played(page) -> bool:
     deal = state(page)["match"]["deal"]
     return any(g.get("to") == 0 and g.get("card") for g in deal.get("gives") or []) \

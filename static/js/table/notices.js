@@ -42,7 +42,8 @@ export function announce(text) {
   waiting.push(text);
   if (waiting.length > 1) return;
   setTimeout(() => {
-    $("announce").textContent = waiting.join(" ");
+    // (each sentence ended: "Your turn Choose 3 cards" had run on)
+    $("announce").textContent = waiting.map((x) => (/[.!?…:]$/.test(x) ? x : x + ".")).join(" ");
     waiting = [];
   }, 0);
 }

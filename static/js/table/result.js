@@ -35,7 +35,9 @@ export function drawResult({ names, teams, send }) {
     sides(m, last, columnNames(teams, names), names),
     whatNext(send, names, m.finished)].filter(Boolean));
   drawDealCountdown();
-  tell(m, labels, [title.textContent, line ? wordsOf(line) : ""]);
+  // (and, to whoever may ask for time, when the next deal comes: the result closes by itself)
+  const left = box.querySelector("[data-testid=wait-deal]") ? secondsLeft() : null;
+  tell(m, labels, [title.textContent, line ? wordsOf(line) : "", left ? t("result.countdown_said", { n: left }) : ""]);
 }
 
 // A line's words without its card chips ("Anna took the queen of spades", not "… Q♠").
@@ -110,10 +112,12 @@ function whatNext(send, names, finished) {
 export function drawDealCountdown() {
   const box = $("deal-countdown");
   if (!box) return;
-  const left = table.dealDeadline === null ? null : Math.max(0, Math.ceil((table.dealDeadline - performance.now()) / 1000));
+  const left = secondsLeft();
   box.hidden = left === null;
   box.textContent = left === null ? "" : t("result.countdown", { n: left });
 }
+
+const secondsLeft = () => (table.dealDeadline === null ? null : Math.max(0, Math.ceil((table.dealDeadline - performance.now()) / 1000)));
 
 // Screen readers hear the result once: its title, its headline and each column's points.
 function tell(m, labels, lines) {
@@ -121,5 +125,6 @@ function tell(m, labels, lines) {
   if (table.said.result === key) return;
   table.said.result = key;
   const last = m.deals[m.deals.length - 1];
-  announce([...lines.filter(Boolean), labels.map((label, i) => `${label}: ${last.scores[i]}`).join(", ")].map(fullStop).join(" "));
+  const [title, headline, countdown] = lines;
+  announce([title, headline, labels.map((label, i) => `${label}: ${last.scores[i]}`).join(", "), countdown].filter(Boolean).map(fullStop).join(" "));
 }
