@@ -261,6 +261,7 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
     # the match's page is a link away (it had been reached only through the history)
     match_id = state(page)["room"]["match"]["id"]
     assert page.get_attribute("[data-testid=match-link]", "href") == f"/matches/{match_id}"
+    assert page.get_attribute("[data-testid=lobby-link]", "href") == "/"  # (a phone has no top bar)
     # "Last trick" shows the deal's last trick, in place of the panel, until pressed again
     released = page.eval_on_selector("[data-testid=last-trick-button]", "b => getComputedStyle(b).backgroundColor")
     page.click("[data-testid=last-trick-button]")

@@ -492,6 +492,9 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                     kept = sorted(c for c in deal["kitty"] if c in deal["hands"][s])
                     marked = p.locator(".hand-row .card.kitty").evaluate_all("cs => cs.map(c => c.dataset.card)")
                     assert sorted(marked) == kept and p.locator("[data-testid=given]").count() == 1, (marked, kept)
+                    # (its star says what it means, pointed at)
+                    titles = p.locator(".hand-row .card.kitty").evaluate_all("cs => cs.map(c => c.title)")
+                    assert all(title.startswith("★ from the kitty") for title in titles), titles
                     seen["contract"] = True
             elif my_turn(p):
                 # who called the trumps is said through the trick they were called in, not after

@@ -73,13 +73,14 @@ function cardButton(card, { moves, playable, choosable, callers, marks, sending,
   const mark = marks.get(card);
   if (mark) {
     button.classList.add(mark.className);
-    if (mark.label) words.push(mark.label);
+    // (said, and shown on pointing at it: the star had said nothing of what it meant)
+    if (mark.label) { words.push(mark.label); button.title = "★ " + mark.label; }
   }
   button.setAttribute("aria-label", words.join(", "));
   if (callers.has(card)) {
     button.classList.add("can-call");
     button.dataset.call = "1";
-    button.title = t("bm.can_call");
+    button.title = [button.title, t("bm.can_call")].filter(Boolean).join(" · ");
   }
   button.addEventListener("click", () => choose(card));
   button.addEventListener("keydown", moveAlongRow);

@@ -104,6 +104,8 @@ function whatNext(send, names, finished) {
   if (!finished) out.append(el("p", { class: "countdown", id: "deal-countdown", "data-testid": "deal-countdown" }));
   // (the match is in the history now: its page had been reached only through the history)
   else if (room.match) out.append(el("a", { class: "button", href: "/matches/" + room.match.id, "data-testid": "match-link" }, t("result.match_page")));
+  // (and the way back to the lobby: a phone's table page has no top bar, only its menu)
+  if (finished) out.append(el("a", { class: "button", href: "/", "data-testid": "lobby-link" }, t("nav.lobby")));
   return out;
 }
 
