@@ -85,8 +85,9 @@ def face_faults(faces: list[dict], lang: str) -> list[str]:
         rank, symbol = SHOWN_RANK[lang][code[0]], SYMBOL[code[1]]
         label = f["label"] or ""
         # the hand adds words after the name (", selected", ", received"...), so does a replayed
-        # declarer's hand (", from the kitty")
-        label = label.split(", ")[0]
+        # declarer's hand (", from the kitty"); a card in the trick says who played it first
+        # ("Anna — 3 of spades, led")
+        label = label.split(", ")[0].split(" — ")[-1]
         shown = {"corners": f["corners"], "pip": f["pip"], "red": f["red"], "label": label}
         want = {"corners": [[rank, symbol], [rank, symbol]], "pip": symbol,
                 "red": code[1] in RED, "label": spoken(code, lang)}

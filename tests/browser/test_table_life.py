@@ -791,7 +791,7 @@ def test_a_laptop_window_shows_the_hand_and_the_moves_with_the_felt(paused, new_
 
 def test_the_newest_deal_is_in_sight_when_the_deals_outgrow_the_score_sheet(live, new_page):
     """The sheet scrolls to the newest deal (the last deals of a match had been under its totals,
-    out of sight): a finished demo match of six deals, on a short desktop window."""
+    out of sight): a finished demo match of six deals or more, on a short desktop window."""
     in_sight = """() => { const sheet = document.getElementById('sheet'), side = sheet.closest('.side');
       const scroller = sheet.scrollHeight > sheet.clientHeight + 1 ? sheet : side, view = scroller.getBoundingClientRect();
       const rows = [...document.querySelectorAll('[data-testid=score-sheet] tbody tr')];
@@ -799,14 +799,14 @@ def test_the_newest_deal_is_in_sight_when_the_deals_outgrow_the_score_sheet(live
       return {scrolls: scroller.scrollHeight > scroller.clientHeight + 1, top: last.top, bottom: last.bottom, foot: foot.top, view: view.top}; }"""
     page = new_page({"width": 1280, "height": 560})
     page.goto(f"{live.http}/r/DEMO02")
-    page.wait_for_function("document.querySelectorAll('[data-testid=score-sheet] tbody tr').length === 6")
+    page.wait_for_function("document.querySelectorAll('[data-testid=score-sheet] tbody tr').length >= 6")
     seen = page.evaluate(in_sight)
     assert seen["scrolls"], seen  # (else the test shows nothing)
     assert seen["bottom"] <= seen["foot"] + 1 and seen["top"] >= seen["view"], seen
     # on a phone the sheet opens over the table, at its end too (it had opened at deal 1)
     phone = new_page({"width": 360, "height": 560}, is_mobile=True, has_touch=True)
     phone.goto(f"{live.http}/r/DEMO02")
-    phone.wait_for_function("document.querySelectorAll('[data-testid=score-sheet] tbody tr').length === 6")
+    phone.wait_for_function("document.querySelectorAll('[data-testid=score-sheet] tbody tr').length >= 6")
     phone.click("[data-testid=sheet-tab]")
     seen = phone.evaluate(in_sight)
     assert seen["scrolls"], seen
@@ -1034,3 +1034,27 @@ def test_a_spectator_of_fast_bots_keeps_up_with_the_table(tmp_path_factory, new_
         page.goto("about:blank")
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("game, size", [("big_mariage", LAPTOP), ("black_maria", LAPTOP), ("black_maria", PHONE)],
+                         ids=["big_mariage-laptop", "black_maria-laptop", "black_maria-phone"])
+def test_a_hand_spreads_over_the_room_it_has(live, new_page, game, size):
+    """On a laptop the hand's cards lie side by side, or overlap no more than the row needs, each
+    index whole (eight cards had overlapped in 400 pixels of a 1,000-pixel hand); on a phone they
+    overlap as before, in rows of half the hand at most."""
+    code = create_room(live, game, ["open"] + ["bot:rules"] * (3 if game == "big_mariage" else 2))
+    page = new_page(size, **({"is_mobile": True, "has_touch": True} if size == PHONE else {}))
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector(".hand-row .card")
+    cards = page.evaluate("""() => [...document.querySelectorAll('.hand-row .card')].map((c) => {
+      const r = c.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top}; })""")
+    row = page.locator(".hand-row").bounding_box()
+    steps = [b["left"] - a["left"] for a, b in zip(cards, cards[1:]) if b["top"] == a["top"]]
+    width = cards[0]["right"] - cards[0]["left"]
+    rows = len({c["top"] for c in cards})
+    if size == LAPTOP:
+        spare = row["width"] - (cards[-1]["right"] - cards[0]["left"])
+        assert rows == 1 and all(s >= width - 0.5 for s in steps) or spare < width, (steps, width, spare)
+    else:
+        assert rows == 2 and all(abs(s - 0.7 * width) < 1 for s in steps), (rows, steps, width)
+    healthy(page)

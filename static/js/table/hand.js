@@ -37,6 +37,7 @@ export function drawHand({ moves, cardMarks, act, redraw }) {
   const row = el("div", { class: "hand-row" });
   // as many cards in a row as make them big enough to touch: a long hand takes two rows (CSS)
   row.style.setProperty("--per-row", String(cards.length > 12 ? Math.ceil(cards.length / 2) : cards.length));
+  row.style.setProperty("--cards", String(cards.length));
   for (const card of cards) row.append(cardButton(card, offer));
   // one stop of the Tab key for the whole hand, the arrows going from card to card (seventeen
   // stops had stood between the cards chosen and the button that passes them): the card last
