@@ -418,11 +418,12 @@ class BigMariageDeal(TrickDeal):
         """``hands`` shows only the viewer's own hand (0..3; ``None``: a spectator; EVERYONE:
         all open); ``kitty`` shows the kitty cards only to the declarer once taken; ``gives``
         lists the cards given, in order, each card visible only to the declarer and its
-        recipient."""
+        recipient; ``marriages_held``, to the declarer alone while it gives and fixes the
+        contract, the marriages in its hand."""
         everyone = viewer == EVERYONE
         declarer = self.declarer
         show_kitty = everyone or (declarer is not None and viewer == declarer)
-        return {
+        view = {
             "hands": self.hands_view(viewer),
             "gives": [
                 {"to": to, "card": card if everyone or viewer == declarer or viewer == to
@@ -431,6 +432,14 @@ class BigMariageDeal(TrickDeal):
             ],
             "kitty": self.pack.sorted(self.kitty_cards) if show_kitty else None,
         }
+        # the declarer's own marriages while it gives and fixes the contract, in marriage order
+        # (what they are worth is the rules', not the page's to know)
+        if declarer is not None and viewer == declarer and self.phase in ("kitty", "contract"):
+            hand = self.hands[declarer]
+            view["marriages_held"] = [{"suit": suit, "points": MARRIAGE_POINTS[suit]}
+                                      for suit in MARRIAGE_ORDER
+                                      if "K" + suit in hand and "Q" + suit in hand]
+        return view
 
 
 class BigMariage(Game):

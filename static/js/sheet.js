@@ -36,6 +36,8 @@ function detailsBigMariage(sum, i, names, contract) {
     parts.push(el("b", {}, t("sheet.contract", { n: sum.contract, who: names[sum.declarer] ?? "" })));
     parts.push(team.made ? el("span", { class: "made" }, t("sheet.made")) : el("span", { class: "lost" }, t("sheet.lost")));
   }
+  // (a contract raised above the winning bid: the bid had been seen only while the bidding lasted)
+  if (team.declaring && sum.contract > sum.high_bid) parts.push(t("sheet.raised_from", { n: sum.high_bid }));
   parts.push(t("sheet.card_points", { n: team.card_points }));
   for (const m of team.marriages) parts.push(el("span", { class: "combo" }, t("sheet.marriage", { suit: SUIT_SYMBOL[m.suit], n: m.points })));
   if (team.rounded !== undefined && team.rounded !== team.points) parts.push(t("sheet.rounded", { raw: team.points, n: team.rounded }));

@@ -202,6 +202,7 @@ def test_a_replayed_deal_says_how_it_came_out_and_which_cards_were_the_kitty(liv
     go = lambda step: page.locator("#rp-slider").evaluate(  # noqa: E731
         f"(s) => {{ s.value = {step}; s.dispatchEvent(new Event('input')); }}")
     said = page.get_by_test_id("replay-action")
+    seen_raised = False
     for deal in detail["deal_list"]:
         last = max(i for i, f in enumerate(frames) if f["deal"] == deal["index"])
         go(last)
@@ -215,9 +216,16 @@ def test_a_replayed_deal_says_how_it_came_out_and_which_cards_were_the_kitty(liv
         outcome = "made" if team["made"] else "failed"
         assert f"Contract {summary['contract']} ({names[summary['declarer']]}) {outcome} with {team['points']} points" \
             in said.inner_text(), said.inner_text()
+        # the deals table says a contract raised above the winning bid (the bid had been seen
+        # only while the bidding lasted)
+        row = page.locator(f"[data-testid=deal-table] tr[data-deal='{deal['index']}']").inner_text()
+        raised = summary["contract"] > summary["high_bid"]
+        assert (f"after a bid of {summary['high_bid']}" in row) == raised, row
+        seen_raised = seen_raised or raised
         go(last - 1)  # (a step before, the deal goes on: nothing said of it)
         assert " made with " not in said.inner_text() and " failed with " not in said.inner_text()
         ends = (last, outcome)
+    assert seen_raised  # (else the test shows nothing of it)
     page.set_viewport_size({"width": 360, "height": 640})  # (a phone upright: said short)
     go(ends[0])
     assert f" · contract {ends[1]} · " in said.inner_text() and " points" not in said.inner_text()

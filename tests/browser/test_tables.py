@@ -478,6 +478,16 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                         pages[to].locator(f".hand-row .card.received[data-card='{code}']").wait_for()
                         seen["give"] = True
             elif p.locator("[data-testid=contract-button]").count():
+                # the declarer's marriages said beside the contract, and to nobody else
+                hand = state(p)["match"]["deal"]["hands"][s]
+                pairs = [x for x in "HDCS" if {"K" + x, "Q" + x} <= set(hand)]
+                note = p.locator("[data-testid=marriages-held]")
+                assert note.count() == (1 if pairs else 0)
+                if pairs:
+                    chips = note.locator(".cardtext").evaluate_all("cs => cs.map((c) => c.dataset.card)")
+                    assert chips == [c for x in pairs for c in ("K" + x, "Q" + x)], chips
+                    assert note.inner_text().endswith("they count once the contract is fixed.")
+                assert all(q.locator("[data-testid=marriages-held]").count() == 0 for q in pages if q is not p)
                 # a step above the winning bid, so that the contract shown is not the bid
                 try_click(p.locator(".bidbox:has([data-testid=contract-value]) button", has_text="+5"))
                 value = int(p.text_content("[data-testid=contract-value]"))

@@ -881,6 +881,11 @@ def test_views_never_leak():
     assert deal.view(0)["kitty"] == GAME.pack.sorted(deal.kitty_cards)
     for seat in (1, 2, 3, None):
         assert deal.view(seat)["kitty"] is None
+    # the declarer alone is told its marriages while it gives and fixes the contract
+    held = [{"suit": s, "points": p} for s, p in zip("HDCS", (100, 80, 60, 40))
+            if {"K" + s, "Q" + s} <= set(deal.hands[0])]
+    assert {"suit": "H", "points": 100} in held and deal.view(0)["marriages_held"] == held
+    assert all("marriages_held" not in deal.view(seat) for seat in (1, 2, 3, None, EVERYONE))
     match.apply(0, {"type": "give", "card": "7S", "to": 1})
     match.apply(0, {"type": "give", "card": "8S", "to": 2})
     gives = {seat: deal.view(seat)["gives"] for seat in (0, 1, 2, 3, None)}
@@ -894,7 +899,9 @@ def test_views_never_leak():
         own = set(deal.hands[seat]) if seat is not None else set()
         assert _all_cards_in(json.dumps(v)) == own
     match.apply(0, {"type": "give", "card": "9S", "to": 3})
+    assert deal.view(0)["marriages_held"] == held
     match.apply(0, {"type": "contract", "value": 60})
+    assert "marriages_held" not in deal.view(0)  # (the play: the marriages are scored or called)
     v = deal.view(1)
     assert v["marriages"] == [{"seat": 0, "suit": "H", "points": 100}]  # declared: public
     assert _all_cards_in(json.dumps(v)) == set(deal.hands[1])

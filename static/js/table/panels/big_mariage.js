@@ -90,6 +90,14 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     const g = (deal.gives || []).find((x) => x.to === me && x.card);
     if (g) line(el("span", { class: "note" + recall }, t("bm.you_got", { name: names[deal.declarer] }), " ", cardText(g.card)));
   }
+  // the declarer's marriages, and when they count, while it gives and fixes the contract (a
+  // newcomer with four of them, 280 points, had fixed the contract at the bid, 60)
+  const held = deal.marriages_held || [];
+  if (held.length && (moves.give || moves.contract)) {
+    line(el("span", { class: "note", "data-testid": "marriages-held" }, t("bm.held"),
+      ...held.flatMap((m, i) => [i ? ", " : " ", cardsText(["K" + m.suit, "Q" + m.suit]), `\u00a0${m.points}`]),
+      " — ", t(deal.variant === "trump_only" ? "bm.held_trump_only" : "bm.held_declared")));
+  }
   if (moves.contract) {
     if (!moves.contract.includes(chosen.contract)) chosen.contract = moves.contract[0];
     line(el("div", { class: "bidbox" }, t("bm.fix_contract"), " ", stepper(moves.contract, chosen.contract, (v) => { chosen.contract = v; }, "contract-value", "contract"),
