@@ -17,6 +17,9 @@ from ..storage.models import DealRow, MatchPlayer, MatchRow, Room, RoomEvent, Se
 from ..storage.players import guest
 from ..storage.store import Store
 
+#: How long a demo match's move takes, on average (a person thinking, a bot's pause).
+SECONDS_A_MOVE = 5
+
 
 def load_demo(url: str, directory: str | None = None) -> tuple[int, int]:
     directory = directory or os.path.join(ROOT, "seeds")
@@ -24,7 +27,7 @@ def load_demo(url: str, directory: str | None = None) -> tuple[int, int]:
     loaded = skipped = 0
     try:
         paths = sorted(glob.glob(os.path.join(directory, "*.json")))
-        start = datetime.now(timezone.utc) - timedelta(days=len(paths))
+        today = datetime.now(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
         for number, path in enumerate(paths):
             code = "DEMO" + f"{number:02d}"
             record = json.load(open(path, encoding="utf-8"))
@@ -35,7 +38,13 @@ def load_demo(url: str, directory: str | None = None) -> tuple[int, int]:
                     continue
                 names = record.get("players") or [f"Player {i + 1}"
                                                    for i in range(match.game.seats)]
-                store_match(session, code, match, names, start + timedelta(days=number))
+                # one an evening, the last yesterday's, each as long as its moves and a minute
+                # between deals took (all at the same hour, each 30 minutes, had looked made up)
+                when = (today - timedelta(days=len(paths) - number)
+                        + timedelta(hours=18 + number % 4, minutes=number * 17 % 60))
+                moves = sum(len(deal.actions) for deal in match.deals)
+                store_match(session, code, match, names, when,
+                            minutes=moves * SECONDS_A_MOVE / 60 + len(match.deals))
                 loaded += 1
     finally:
         store.close()
@@ -43,11 +52,13 @@ def load_demo(url: str, directory: str | None = None) -> tuple[int, int]:
 
 
 def store_match(session, code: str, match, names: list[str], when: datetime,
-                bots: dict[int, str] | None = None, actions: bool = True) -> int:
+                bots: dict[int, str] | None = None, actions: bool = True,
+                minutes: float = 30) -> int:
     """An engine Match stored as a room's match, its seats taken by ``names`` (people, as
     guests) except ``bots`` (seat -> bot kind), with every deal and (unless not ``actions``)
-    every action as the server would have stored them: the demo matches, and hand-made ones
-    in tests and benchmarks. Returns the match's id."""
+    every action as the server would have stored them, begun at ``when`` and, if finished,
+    ended ``minutes`` later: the demo matches, and hand-made ones in tests and benchmarks.
+    Returns the match's id."""
     bots = bots or {}
     game = match.game.name
     room = Room(code=code, game=game, options=dict(match.options), created=when)
@@ -55,7 +66,7 @@ def store_match(session, code: str, match, names: list[str], when: datetime,
     session.flush()
     row = MatchRow(room_id=room.id, number=1, game=game, options=dict(match.options),
                    status="finished" if match.finished else "running", started=when,
-                   ended=when + timedelta(minutes=30) if match.finished else None,
+                   ended=when + timedelta(minutes=minutes) if match.finished else None,
                    totals=list(match.totals), winners=list(match.winners), bot_seats=len(bots))
     session.add(row)
     session.flush()

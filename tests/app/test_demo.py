@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from datetime import datetime, timedelta
 
 import httpx
 
@@ -30,6 +31,12 @@ async def test_load_demo_fills_the_history(tmp_path):
             matches = (await http.get("/api/matches")).json()["matches"]
             assert len(matches) == 9 and {m["game"] for m in matches} == {
                 "marjolet", "black_maria", "big_mariage"}
+            # one an evening, each as long as it took (all at one hour, each 30 minutes, had
+            # looked made up)
+            started = [datetime.fromisoformat(m["started"]) for m in matches]
+            lasted = {datetime.fromisoformat(m["ended"]) - s for m, s in zip(matches, started)}
+            assert len({s.date() for s in started}) == 9 and all(s.hour >= 18 for s in started)
+            assert len(lasted) > 3 and all(timedelta(minutes=5) < x < timedelta(hours=1) for x in lasted)
             for m in matches[:3]:
                 record = (await http.get(f"/api/matches/{m['id']}/record")).json()
                 assert list(replay(record).totals) == m["totals"]

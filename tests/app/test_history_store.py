@@ -23,7 +23,7 @@ from app.storage.migrate import ROOT
 from app.storage.models import MatchPlayer, MatchRow, Player, RoomEvent
 from engine import new_match
 from engine.bots import bot_for
-from engine.record import write
+from engine.record import replay, write
 from tests.conftest import fresh_sqlite
 
 T0 = datetime(2026, 10, 1, tzinfo=timezone.utc)
@@ -323,8 +323,10 @@ def test_a_finished_matchs_record_is_the_match_as_played_under_the_names_of_now(
                      "started": "2026-10-01T00:00:00+00:00",
                      "ended": "2026-10-01T00:30:00+00:00"}
     seed = json.load(open(os.path.join(ROOT, "seeds", "black_maria-2.json"), encoding="utf-8"))
+    played = replay(seed)  # (as long as its moves took, five seconds each, and a minute a deal)
+    minutes = sum(len(deal.actions) for deal in played.deals) * 5 / 60 + len(played.deals)
     assert demo == {**seed, "match_id": 5, "started": started.isoformat(),
-                    "ended": (started + timedelta(minutes=30)).isoformat()}
+                    "ended": (started + timedelta(minutes=minutes)).isoformat()}
 
 
 def test_a_running_match_has_no_record(db):
