@@ -90,13 +90,15 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     const g = (deal.gives || []).find((x) => x.to === me && x.card);
     if (g) line(el("span", { class: "note" + recall }, t("bm.you_got", { name: names[deal.declarer] }), " ", cardText(g.card)));
   }
-  // the declarer's marriages, and when they count, while it gives and fixes the contract (a
-  // newcomer with four of them, 280 points, had fixed the contract at the bid, 60)
+  // the declarer's marriages, and when they count, as it fixes the contract (a newcomer with four
+  // of them, 280 points, had fixed the contract at the bid, 60); not while it gives, where eleven
+  // cards and the kitty's line leave a phone held sideways no room for it (there, the marriages
+  // alone: cardroom.css)
   const held = deal.marriages_held || [];
-  if (held.length && (moves.give || moves.contract)) {
+  if (held.length && moves.contract) {
     line(el("span", { class: "note", "data-testid": "marriages-held" }, t("bm.held"),
       ...held.flatMap((m, i) => [i ? ", " : " ", cardsText(["K" + m.suit, "Q" + m.suit]), `\u00a0${m.points}`]),
-      " — ", t(deal.variant === "trump_only" ? "bm.held_trump_only" : "bm.held_declared")));
+      el("span", { class: "held-when" }, " — ", t(deal.variant === "trump_only" ? "bm.held_trump_only" : "bm.held_declared"))));
   }
   if (moves.contract) {
     if (!moves.contract.includes(chosen.contract)) chosen.contract = moves.contract[0];
