@@ -92,13 +92,13 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   }
   // the declarer's marriages, and when they count, as it fixes the contract (a newcomer with four
   // of them, 280 points, had fixed the contract at the bid, 60); not while it gives, where eleven
-  // cards and the kitty's line leave a phone held sideways no room for it (there, the marriages
-  // alone: cardroom.css)
+  // cards and the kitty's line leave a phone held sideways no room for it (there it is read, not
+  // seen: cardroom.css)
   const held = deal.marriages_held || [];
   if (held.length && moves.contract) {
-    line(el("span", { class: "note", "data-testid": "marriages-held" }, t("bm.held"),
+    line(el("span", { class: "note marriages-held", "data-testid": "marriages-held" }, t("bm.held"),
       ...held.flatMap((m, i) => [i ? ", " : " ", cardsText(["K" + m.suit, "Q" + m.suit]), `\u00a0${m.points}`]),
-      el("span", { class: "held-when" }, " — ", t(deal.variant === "trump_only" ? "bm.held_trump_only" : "bm.held_declared"))));
+      " — ", t(deal.variant === "trump_only" ? "bm.held_trump_only" : "bm.held_declared")));
   }
   if (moves.contract) {
     if (!moves.contract.includes(chosen.contract)) chosen.contract = moves.contract[0];
