@@ -275,27 +275,6 @@ def test_a_seats_letters_and_the_tricks_cards_are_read_by_what_they_mean(live, n
     healthy(page)
 
 
-def test_a_deals_end_says_when_the_next_comes_and_sentences_end(paused, new_page):
-    """The result says that the next deal comes by itself and when, and how to keep it open (a
-    screen reader reading its details had not known it would close); each sentence said ends
-    ("Your turn Choose 3 cards" had run on), and cards said together are parted by commas."""
-    code = create_room(paused, "black_maria", ["open", "bot:rules", "bot:rules"])
-    page = new_page()
-    page.add_init_script(SAID_LOG)
-    sit(page, paused, code, "Anna", 0)
-    watch = Watch([page], 120, "a Black Maria deal to its end")
-    while not page.locator("[data-testid=next-deal]").count():
-        watch()
-        if not pass_or_play(page):
-            page.wait_for_timeout(20)
-    page.wait_for_function("window.said.join(' ').includes('Deal 1 is over')")
-    text = said(page)
-    assert re.search(r"Deal 1 is over\. .*The next deal comes in (59|60) seconds; “Wait” keeps this result open\.", text), text
-    assert re.search(r"Your turn\. Choose 3 cards", text), text
-    assert re.search(r"from Bot \d: (\w+ of \w+, ){2}\w+ of \w+", text), text
-    healthy(page)
-
-
 def given_and_played(page) -> bool:
     deal = state(page)["match"]["deal"]
     return any(g.get("to") == 0 and g.get("card") for g in deal.get("gives") or []) \
@@ -466,6 +445,10 @@ def test_forced_colours_still_show_the_chosen_cards(live, new_page):
 
 
 def test_black_maria_deal_end_is_said_with_who_took_the_queen(paused, new_page):
+    """The deal's end said: who took the queen, the points, and that the next deal comes by
+    itself and when, and how to keep the result open (a screen reader reading its details had
+    not known it would close); on the way each sentence said ends ("Your turn Choose 3 cards"
+    had run on), and cards said together are parted by commas."""
     code = create_room(paused, "black_maria", ["open", "bot:rules", "bot:rules"])
     page = new_page()
     page.add_init_script(SAID_LOG)
@@ -482,4 +465,8 @@ def test_black_maria_deal_end_is_said_with_who_took_the_queen(paused, new_page):
     page.wait_for_function("window.said.join(' ').includes('Deal 1 is over.')")
     # one sentence each: the title, who took the queen, the points (had been "Deal 1 is over Anna: 13")
     assert f"Deal 1 is over. {name} took the queen of spades. Anna: {scores[0]}, Bot 2: {scores[1]}, Bot 3: {scores[2]}." in said(page), said(page)
+    text = said(page)
+    assert re.search(r"Deal 1 is over\. .*The next deal comes in (59|60) seconds; “Wait” keeps this result open\.", text), text
+    assert re.search(r"Your turn\. Choose 3 cards", text), text
+    assert re.search(r"from Bot \d: (\w+ of \w+, ){2}\w+ of \w+", text), text
     healthy(page)
