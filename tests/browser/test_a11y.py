@@ -359,7 +359,7 @@ def test_big_mariage_bidding_kitty_contract_play_and_deal_end(held, new_page, au
         if page.locator("[data-testid=bid-button]").count():
             t.audit_now("bidding")
             value = page.locator("[data-testid=bid-value]")
-            while int(value.text_content()) < 200:
+            while int(value.input_value()) < 200:
                 page.locator("[data-testid=bidbox] button", has_text="+20").click()
             act(page, page.locator("[data-testid=bid-button]"))
         elif page.locator("[data-testid=bidbox] [data-testid=pass-button]").count():

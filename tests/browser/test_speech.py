@@ -183,7 +183,7 @@ def test_big_mariage_the_others_bids_are_said(live, new_page):
     healthy(page)
 
 
-def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper(live, new_page):
+def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper_and_what_is_typed(live, new_page):
     code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
     page = new_page()
     sit(page, live, code, "Anna", 0)
@@ -196,7 +196,7 @@ def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper(live, new_page)
             play_first_legal(page)
         else:
             page.wait_for_timeout(50)
-    low = int(page.text_content("[data-testid=bid-value]"))
+    low = int(page.input_value("[data-testid=bid-value]"))
     # each step says what it does, heard alone; the lowest bid's "−5" says it can go no lower
     names = page.locator(".stepper button").evaluate_all("bs => bs.map(b => [b.getAttribute('aria-label'), b.getAttribute('aria-disabled')])")
     assert names == [["Lower the bid by 5", "true"], ["Raise the bid by 5", "false"], ["Raise the bid by 20", "false"]], names
@@ -210,7 +210,24 @@ def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper(live, new_page)
     page.wait_for_function("document.activeElement.dataset.testid === 'bid-value-up'")
     # (it had landed on "−5": Space pressed again would have lowered the bid)
     page.keyboard.press("Enter")
-    assert int(page.text_content("[data-testid=bid-value]")) == low + 10
+    assert int(page.input_value("[data-testid=bid-value]")) == low + 10
+    # a bid typed: what is half typed is marked, with the range, not sent, and kept (with its
+    # caret) through a redraw; Enter sends it once it is one
+    page.fill("[data-testid=bid-value]", "3")
+    assert page.get_attribute("[data-testid=bid-value]", "aria-invalid") == "true"
+    assert page.is_disabled("[data-testid=bid-button]")
+    assert page.text_content("#bid-value-range") == f"From {low} to 400, in fives"
+    assert page.is_visible("#bid-value-range")
+    before = page.evaluate("window.cardroomTable.seq")
+    page.evaluate("window.cardroomTable.reconnectNow()")
+    page.wait_for_function("(b) => window.cardroomTable.seq >= b && document.querySelector('[data-testid=bid-button]')", arg=before)
+    page.wait_for_function("document.activeElement.dataset.testid === 'bid-value'")
+    assert page.input_value("[data-testid=bid-value]") == "3"
+    page.keyboard.type("40")
+    assert page.get_attribute("[data-testid=bid-value]", "aria-invalid") == "false"
+    assert not page.is_visible("#bid-value-range")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.cardroomTable.state.match.deal.bids.some(([s, b]) => s === 0 && b === 340)")
     healthy(page)
 
 

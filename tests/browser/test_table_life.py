@@ -594,12 +594,12 @@ def test_the_bid_stepper_starts_at_the_lowest_bid_every_deal(paused, new_page):
         watch(f"stepped={stepped}")
         if page.locator("[data-testid=bid-button]").count():
             lowest = state(page)["match"]["moves"]["bid"][0]
-            assert page.text_content("[data-testid=bid-value]") == str(lowest)
+            assert page.input_value("[data-testid=bid-value]") == str(lowest)
             if stepped:
                 break
             for _ in range(4):  # the stepper to 80 or more, then no bid after all
                 page.click(".bidbox button:has-text('+20')")
-            assert int(page.text_content("[data-testid=bid-value]")) > lowest
+            assert int(page.input_value("[data-testid=bid-value]")) > lowest
             stepped = act(page, page.locator("[data-testid=bidbox] [data-testid=pass-button]"))
         elif page.locator("[data-testid=bidbox] [data-testid=pass-button]").count():
             act(page, page.locator("[data-testid=bidbox] [data-testid=pass-button]"))

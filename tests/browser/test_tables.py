@@ -451,7 +451,7 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                         shot(p, "big-mariage-bidding-laptop")
                         # her seat says she is to bid ("to play" had said it in the bidding)
                         assert p.text_content(".seat.me .turnmark") == "to bid"
-                    value = int(p.text_content("[data-testid=bid-value]"))
+                    value = int(p.input_value("[data-testid=bid-value]"))
                     if act(p, p.locator("[data-testid=bid-button]")):
                         assert [0, value] in state(p)["match"]["deal"]["bids"]
                         seen["bid"] = True
@@ -490,7 +490,7 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                 assert all(q.locator("[data-testid=marriages-held]").count() == 0 for q in pages if q is not p)
                 # a step above the winning bid, so that the contract shown is not the bid
                 try_click(p.locator(".bidbox:has([data-testid=contract-value]) button", has_text="+5"))
-                value = int(p.text_content("[data-testid=contract-value]"))
+                value = int(p.input_value("[data-testid=contract-value]"))
                 if act(p, p.locator("[data-testid=contract-button]")):
                     assert state(p)["match"]["deal"]["contract"] == value
                     for q in pages:  # every table shows the contract fixed, not the bid

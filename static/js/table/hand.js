@@ -169,7 +169,9 @@ export function rememberFocus() {
   if (a.dataset.card && area.id === "hand") return { card: a.dataset.card, index: [...a.parentNode.children].indexOf(a) };
   if (!a.dataset.testid) return null;  // (every control there has one: the same is found again)
   const same = [...area.querySelectorAll(`[data-testid="${a.dataset.testid}"]`)];
-  return { area: area.id, testid: a.dataset.testid, index: same.indexOf(a) };
+  // (a value being typed keeps its caret: the table is drawn anew at every frame, a chat line's)
+  const caret = a.tagName === "INPUT" ? a.selectionStart : undefined;
+  return { area: area.id, testid: a.dataset.testid, index: same.indexOf(a), caret };
 }
 
 export function restoreFocus(place) {
@@ -179,6 +181,7 @@ export function restoreFocus(place) {
   const offline = Boolean(target && target.closest("[inert]"));
   if (!target || offline) { lost = { ...place, at: place.at ?? performance.now(), offline }; return; }
   if (document.activeElement !== target) target.focus({ preventScroll: true });
+  if (place.caret !== undefined && target.tagName === "INPUT") target.setSelectionRange(place.caret, place.caret);
   waiting = place.joining && !dealt() ? { place, target } : null;
 }
 

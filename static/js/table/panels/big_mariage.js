@@ -3,6 +3,7 @@
 // gave marked in the hand.
 import { t, el, cardText, cardsText, SUIT_SYMBOL, suitName, spoken } from "../../common.js";
 import { table, relationOf, firstDeal } from "../state.js";
+import { announce } from "../notices.js";
 
 export function cardMarks(deal, me) {
   const kittyMarks = (deal.kitty || []).map((card) => [card, { className: "kitty", label: t("card.kitty_mark") }]);
@@ -15,24 +16,47 @@ export function cardMarks(deal, me) {
   ]);
 }
 
-// A value among `values` (the legal bids or contracts) moved by −5, +5 and +20; `what`: its name
-// ("bid", "contract"). Heard alone, "−5" had said nothing: each button says what it does, the
-// value is read as it changes (an output is a status), and an end is marked (not disabled: the
-// focus stays on it).
-function stepper(values, current, onChange, testid, what) {
-  let i = Math.max(0, values.indexOf(current));
-  const out = el("output", { class: "bidvalue", id: testid, "data-testid": testid }, String(values[i]));
+// A value among `values` (the legal bids or contracts, in fives), typed or moved by −5, +5 and
+// +20, and the button that sends it; `key`: the value's place in `table.chosen` ("bid",
+// "contract"; what is typed is kept beside it, through a redraw), `what`: its name. 340 from 60
+// had taken 14 taps. Heard alone, "−5" had said nothing: each button says what it does, the value
+// is read as it changes, and an end is marked (not disabled: the focus stays on it). A value typed
+// that is not one of `values` is marked, with the range, and not sent.
+function valueBox(values, key, testid, what, label, send) {
+  const { chosen } = table;
+  const typedKey = key + "Typed";
+  let i = Math.max(0, values.indexOf(chosen[key]));
+  const hint = el("span", { class: "note value-range", id: testid + "-range", hidden: true },
+    t("bm.value_range", { low: values[0], high: values[values.length - 1] }));
+  const input = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", enterkeyhint: "send", class: "bidvalue",
+    id: testid, "data-testid": testid, "aria-label": t("bm.value_label", { what: t("bm." + what + "_name") }), "aria-describedby": hint.id });
+  const sendButton = el("button", { type: "button", class: "button primary", "data-testid": testid.replace("-value", "-button"),
+    "aria-describedby": testid, onclick: () => send(values[i]) }, label);
   const step = (by, suffix) => el("button", { type: "button", class: "button", "data-testid": testid + suffix,
-    "aria-label": t(by < 0 ? "bm.step_down" : "bm.step_up", { what: t("bm." + what + "_name"), n: Math.abs(by) * 5 }), onclick: () => set(i + by) }, (by < 0 ? "−" : "+") + Math.abs(by) * 5);
+    "aria-label": t(by < 0 ? "bm.step_down" : "bm.step_up", { what: t("bm." + what + "_name"), n: Math.abs(by) * 5 }),
+    onclick: () => { set(i + by); announce(String(values[i])); } }, (by < 0 ? "−" : "+") + Math.abs(by) * 5);
   const buttons = [step(-1, "-down"), step(1, "-up"), step(4, "-up20")];
+  const show = (typed) => {
+    const n = /^\s*\d+\s*$/.test(typed) ? values.indexOf(Number(typed)) : -1;
+    if (n >= 0) i = n;
+    const valid = n >= 0;
+    chosen[key] = values[i];
+    chosen[typedKey] = valid ? null : typed;
+    input.setAttribute("aria-invalid", String(!valid));
+    hint.hidden = valid;
+    sendButton.disabled = !valid;
+    buttons.forEach((b, k) => b.setAttribute("aria-disabled", String(k ? i === values.length - 1 : i === 0)));
+  };
   const set = (j) => {
     i = Math.max(0, Math.min(values.length - 1, j));
-    out.textContent = String(values[i]);
-    buttons.forEach((b, k) => b.setAttribute("aria-disabled", String(k ? i === values.length - 1 : i === 0)));
-    onChange(values[i]);
+    input.value = String(values[i]);
+    show(input.value);
   };
-  set(i);
-  return el("span", { class: "stepper" }, buttons[0], out, buttons[1], buttons[2]);
+  input.addEventListener("input", () => show(input.value));
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter" && !sendButton.disabled) send(values[i]); });
+  input.value = chosen[typedKey] ?? String(values[i]);
+  show(input.value);
+  return [el("span", { class: "stepper" }, buttons[0], input, buttons[1], buttons[2]), sendButton, hint];
 }
 
 const suitText = (suit) => SUIT_SYMBOL[suit] + " " + suitName(suit);
@@ -54,9 +78,8 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     const box = el("div", { class: "bidbox", "data-testid": "bidbox" });
     if (moves.bid && moves.bid.length) {
       // each time the bidding comes round, the stepper starts at the lowest bid allowed
-      if (chosen.bidTurn !== deal.bids.length) Object.assign(chosen, { bid: moves.bid[0], bidTurn: deal.bids.length });
-      box.append(stepper(moves.bid, chosen.bid, (v) => { chosen.bid = v; }, "bid-value", "bid"),
-        el("button", { type: "button", class: "button primary", "data-testid": "bid-button", "aria-describedby": "bid-value", onclick: () => act({ type: "bid", value: chosen.bid }) }, t("bm.bid")));
+      if (chosen.bidTurn !== deal.bids.length) Object.assign(chosen, { bid: moves.bid[0], bidTyped: null, bidTurn: deal.bids.length });
+      box.append(...valueBox(moves.bid, "bid", "bid-value", "bid", t("bm.bid"), (value) => act({ type: "bid", value })));
     }
     box.append(el("button", { type: "button", class: "button", "data-testid": "pass-button", onclick: () => act({ type: "pass" }) }, t("bm.pass")));
     line(box);
@@ -101,9 +124,9 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
       " — ", t(deal.variant === "trump_only" ? "bm.held_trump_only" : "bm.held_declared")));
   }
   if (moves.contract) {
-    if (!moves.contract.includes(chosen.contract)) chosen.contract = moves.contract[0];
-    line(el("div", { class: "bidbox" }, t("bm.fix_contract"), " ", stepper(moves.contract, chosen.contract, (v) => { chosen.contract = v; }, "contract-value", "contract"),
-      el("button", { type: "button", class: "button primary", "data-testid": "contract-button", "aria-describedby": "contract-value", onclick: () => act({ type: "contract", value: chosen.contract }) }, t("bm.contract_button"))));
+    if (!moves.contract.includes(chosen.contract)) Object.assign(chosen, { contract: moves.contract[0], contractTyped: null });
+    line(el("div", { class: "bidbox" }, t("bm.fix_contract"), " ",
+      ...valueBox(moves.contract, "contract", "contract-value", "contract", t("bm.contract_button"), (value) => act({ type: "contract", value }))));
     if (firstDeal(state)) line(el("span", { class: "note aim", "data-testid": "aim" }, t("bm.contract_help")));
   }
   if (moves.trump && moves.trump.length) {
