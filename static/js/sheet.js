@@ -51,8 +51,10 @@ const DETAILS = { black_maria: detailsBlackMaria, marjolet: detailsMarjolet, big
 export const dealDetails = (game, summary, i, names, contract = true) => DETAILS[game](summary, i, names, contract);
 
 /** What a finished deal comes to, in a sentence (the result panel's and the replay's): how the
- * contract went, who took the queen of spades; null where the columns say it all (Marjolet). */
-export function dealHeadline(game, summary, names) {
+ * contract went, who took the queen of spades; null where the columns say it all (Marjolet).
+ * `side`: the reader's team, whose good news is green (the opponents' contract made had been
+ * green to the pair that lost by it); null for a reader at no side, to whom a contract made is. */
+export function dealHeadline(game, summary, names, side = null) {
   if (game === "black_maria") {
     const taker = summary.spades.findIndex((cards) => cards.includes("QS"));
     return taker < 0 ? null : [t("result.queen_taken", { name: names[taker] }), " ", cardText("QS")];
@@ -61,8 +63,9 @@ export function dealHeadline(game, summary, names) {
   if (summary.thrown_in) return [t("bm.thrown_in")];
   const team = summary.teams.find((x) => x.declaring);
   const values = { name: names[summary.declarer], n: summary.contract, points: team.points };
-  if (team.made) return [el("span", { class: "made" }, t("result.made", { ...values, by: team.points - summary.contract }))];
-  return [el("span", { class: "lost" }, t("result.failed", { ...values, by: summary.contract - team.points }))];
+  const good = team.made === (side === null || summary.teams[side] === team);
+  const said = team.made ? t("result.made", { ...values, by: team.points - summary.contract }) : t("result.failed", { ...values, by: summary.contract - team.points });
+  return [el("span", { class: good ? "good" : "bad" }, said)];
 }
 
 /** The columns' headings, cut with an ellipsis when long, each whole in its title: a name's

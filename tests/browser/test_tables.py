@@ -444,6 +444,7 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
         watch(f"{seen} after {deals_done} deals")
         for s, p in enumerate(pages):
             if p.locator("[data-testid=next-deal]").count():
+                outcome_coloured_for(p, s)
                 act(p, p.locator("[data-testid=next-deal]"))
             elif p.locator("[data-testid=bidbox]").count():
                 if s == 0 and p.locator("[data-testid=bid-button]").count():
@@ -533,6 +534,17 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
         sheet_matches_the_server(p)
     shot(pages[0], "big-mariage-sheet-laptop")
     healthy(*pages)
+
+
+def outcome_coloured_for(page, seat):
+    """The deal's result says how the contract went in green to the pair it was good for and in
+    red to the other (the opponents' contract made had been green to those it beat)."""
+    summary = state(page)["match"]["deals"][-1]["summary"]
+    if summary["thrown_in"]:
+        return
+    declaring = next(i for i, team in enumerate(summary["teams"]) if team["declaring"])
+    good = summary["teams"][declaring]["made"] == (seat % 2 == declaring)
+    assert page.get_attribute("[data-testid=result-headline] > span", "class") == ("good" if good else "bad")
 
 
 #: Whether the table says who called the trumps, and whether it is due (the last call made in

@@ -29,7 +29,9 @@ export function drawResult({ names, teams, send }) {
   const title = m.finished
     ? el("h2", { id: "result-title", class: "banner match-over", "data-testid": "match-over" }, t(many ? "table.match_over_many" : "table.match_over", { names: winners }))
     : el("h2", { id: "result-title" }, t("result.deal_over", { n: m.deals.length }));
-  const line = headline(m.game, last.summary, names);
+  const me = table.state.you.seat;
+  const side = teams && me !== null ? teams.findIndex((pair) => pair.includes(me)) : null;
+  const line = headline(m.game, last.summary, names, side);
   box.replaceChildren(...[title, line,
     m.finished ? el("h3", { class: "last-deal" }, t("result.last_deal", { n: m.deals.length })) : null,
     sides(m, last, columnNames(teams, names), names),
@@ -54,8 +56,8 @@ export function resultDue() {
 export const resultNew = () => !$("result").childElementCount;
 
 // A sentence over the columns: how the contract went, who took the queen of spades.
-function headline(game, summary, names) {
-  const said = dealHeadline(game, summary, names);
+function headline(game, summary, names, side) {
+  const said = dealHeadline(game, summary, names, side);
   return said && el("p", { class: "headline", "data-testid": "result-headline" }, ...said);
 }
 
