@@ -371,6 +371,14 @@ $("felt").addEventListener("click", (ev) => {
   toast(`${seat.querySelector(".name").textContent}: ${badge.title}`, "info");
 });
 
+// The skip link: past the bar and its tools to the play: the seat's form, else what the deal
+// asks or the hand, else (watching) the felt.
+$("skip-link").addEventListener("click", (ev) => {
+  ev.preventDefault();
+  if (!$("join-panel").hidden) $("seat-name").focus();
+  else if (!focusNext()) { $("felt").tabIndex = -1; $("felt").focus(); }
+});
+
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, textarea")) return;
   if (ev.key === "Escape" && app.dataset.panel) showPanel(app.dataset.panel);

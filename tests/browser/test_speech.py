@@ -204,9 +204,7 @@ def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper_and_what_is_typ
     page.focus("[data-testid=bid-value-up]")
     page.keyboard.press("Enter")
     assert page.get_attribute("[data-testid=bid-value-down]", "aria-disabled") == "false"
-    before = page.evaluate("window.cardroomTable.seq")
-    page.evaluate("window.cardroomTable.reconnectNow()")  # a welcome: the table drawn anew
-    page.wait_for_function("(b) => window.cardroomTable.seq >= b && document.querySelector('[data-testid=bid-button]')", arg=before)
+    drawn_anew(page)
     page.wait_for_function("document.activeElement.dataset.testid === 'bid-value-up'")
     # (it had landed on "−5": Space pressed again would have lowered the bid)
     page.keyboard.press("Enter")
@@ -218,9 +216,7 @@ def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper_and_what_is_typ
     assert page.is_disabled("[data-testid=bid-button]")
     assert page.text_content("#bid-value-range") == f"From {low} to 400, in fives"
     assert page.is_visible("#bid-value-range")
-    before = page.evaluate("window.cardroomTable.seq")
-    page.evaluate("window.cardroomTable.reconnectNow()")
-    page.wait_for_function("(b) => window.cardroomTable.seq >= b && document.querySelector('[data-testid=bid-button]')", arg=before)
+    drawn_anew(page)
     page.wait_for_function("document.activeElement.dataset.testid === 'bid-value'")
     assert page.input_value("[data-testid=bid-value]") == "3"
     page.keyboard.type("40")
@@ -229,6 +225,15 @@ def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper_and_what_is_typ
     page.keyboard.press("Enter")
     page.wait_for_function("() => window.cardroomTable.state.match.deal.bids.some(([s, b]) => s === 0 && b === 340)")
     healthy(page)
+
+
+def drawn_anew(page):
+    """A welcome, the table drawn anew from it (the bid button is a new one: a bid sent before
+    the welcome would have been refused as sent with no connection)."""
+    # (marked after the redraw that says the link is down)
+    page.evaluate("window.cardroomTable.reconnectNow(); document.querySelector('[data-testid=bid-button]').dataset.old = 'yes'")
+    page.wait_for_function("() => { const b = document.querySelector('[data-testid=bid-button]');"
+                           " return b && !b.dataset.old && document.getElementById('conn').dataset.status === 'online'; }")
 
 
 ACTIVE = "() => { const a = document.activeElement; return [a.dataset.testid || '', a.classList.contains('playable')]; }"
@@ -337,6 +342,39 @@ def test_a_seat_taken_by_keyboard_keeps_the_focus_at_the_table(live, new_page):
     # the match waits for seat 2: the focus is on the bots offered for it
     assert focus_lands(page, "a seat taken") == "actions"
     assert page.evaluate("document.activeElement.dataset.testid") == "standin-free-open"
+    healthy(page)
+
+
+def test_the_first_tab_offers_to_skip_to_the_game_or_the_content(live, new_page):
+    """Tab's first stop is a link past the bar's links and tools, seen once it has the focus: at
+    a table to the seat's form, or once seated to what the deal asks; elsewhere to the page's
+    content (ten stops had come before a card)."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+
+    def skip():
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "skip-link"
+        assert page.locator("#skip-link").bounding_box()["y"] >= 0  # (out of sight until then)
+        page.keyboard.press("Enter")
+
+    page.goto(f"{live.http}/r/{code}")
+    page.wait_for_selector("#join-panel:not([hidden])")
+    assert page.locator("#skip-link").bounding_box()["y"] < 0
+    assert page.text_content("#skip-link") == "Skip to the game"
+    skip()
+    assert page.evaluate("document.activeElement.id") == "seat-name"
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("#hand .card.playable")
+    page.reload()
+    page.wait_for_selector("#hand .card.playable")
+    skip()
+    assert page.evaluate(FOCUS) == "hand"  # (Black Maria's pass: no move before three cards)
+    page.goto(f"{live.http}/history")
+    assert page.text_content("#skip-link") == "Skip to the content"
+    skip()
+    page.keyboard.press("Tab")  # on from the content's top: its first control, not the bar's
+    assert page.evaluate("document.activeElement.closest('main') !== null")
     healthy(page)
 
 

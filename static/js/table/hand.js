@@ -192,6 +192,7 @@ const dealt = () => Boolean(table.state && table.state.match && table.state.matc
 export function focusNext() {
   const target = nextControl();
   if (target) target.focus({ preventScroll: true });
+  return Boolean(target);
 }
 
 function samePlace(place) {
