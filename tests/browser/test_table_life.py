@@ -431,6 +431,14 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     assert ["toast info chat", "Anna: <b>are you there?</b>"] in boris.evaluate("window.toastsSeen")
     assert boris.locator("#toast b b").count() == 0
     assert boris.get_attribute("#toast", "aria-hidden") == "true"  # (announced already: not read twice)
+    # over the bars, not a seat nor the hand (a partner's line had hidden the partner's seat)
+    # (what of them is in sight: the table scrolls under its bar)
+    covered = boris.evaluate("""() => { const r = document.getElementById('toast').getBoundingClientRect();
+      const top = document.querySelector('.tablebar').getBoundingClientRect().bottom;
+      return [...document.querySelectorAll('.seat, #hand .card')].filter((e) => { const s = e.getBoundingClientRect();
+        return s.width && s.left < r.right && r.left < s.right && Math.max(s.top, top) < r.bottom && r.top < s.bottom; })
+        .map((e) => e.dataset.testid || e.dataset.card); }""")
+    assert boris.locator("#toast").is_visible() and covered == [], covered
     assert boris.get_attribute("[data-testid=chat-tab]", "aria-expanded") == "false"
     assert boris.evaluate("document.querySelector('[data-testid=chat-tab]').textContent") == "Чат, непрочитанных: 2"
     assert boris.locator("[data-testid=chat-unread]").is_visible()
