@@ -119,13 +119,18 @@ function tellDrawn(ev, before, after) {
   if (drawn.length) announce(spoken([t("announce.you_drew"), " ", cardsText(drawn)]) + ".");
 }
 
-// The turn timer ran out and the rules bot moved for this person (docs/protocol.md `timer`).
+// The turn timer ran out and the rules bot moved for someone (docs/protocol.md `timer`): told
+// to them, and to the others (a partner had seen "Vera: pass" with no sign that a bot said it).
 function tellTimerPlayed(ev) {
-  if (ev.kind !== "action" || !ev.timer || ev.seat !== table.state.you.seat) return;
+  if (ev.kind !== "action" || !ev.timer) return;
   const deal = (table.state.match && table.state.match.deal) || {};
-  const said = [t("table.timer_played"), " ", ...actionText(ev.seat, ev.action, seatNames(table.state), deal.pass_to)];
+  const names = seatNames(table.state);
+  const mine = ev.seat === table.state.you.seat;
+  const whose = mine ? t("table.timer_played") : t("table.timer_played_other", { name: names[ev.seat] });
+  const said = [whose, " ", ...actionText(ev.seat, ev.action, names, deal.pass_to)];
   toast(said, "info", undefined, false);  // (heard from the announcement, its cards by name)
-  announce(spoken(said));
+  // (the others hear the move itself as any other: announceEvent)
+  announce(mine ? spoken(said) : whose);
 }
 
 // -- drawing -------------------------------------------------------------------------------------
@@ -216,7 +221,17 @@ function drawClocks(fresh) {
   // the name in a span of its own, which a phone cuts short: the seconds left stay in sight
   timer.replaceChildren(...tWho("table.turn_left", { name: seatNames(table.state)[room.turn_seat] || "", n: left }));
   fitNames(timer);
+  const mine = room.turn_seat === table.state.you.seat;
+  timer.classList.toggle("low", left <= LOW_SECONDS);
+  timer.classList.toggle("mine", mine);
+  // (said once a turn, to the one whose it is)
+  if (mine && left <= LOW_SECONDS && left > 0 && table.warnedAt !== clocksFrom) {
+    table.warnedAt = clocksFrom;
+    announce(t("table.time_low", { n: left }));
+  }
 }
+
+const LOW_SECONDS = 10;  // the turn timer's last seconds, said and shown red
 
 // The seats to take: with partnerships, each says whose partner it makes you.
 function drawJoin(state, names) {

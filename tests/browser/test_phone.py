@@ -704,7 +704,7 @@ def test_the_table_bar_of_a_russian_phone_keeps_the_seconds_left_in_sight(live, 
     assert r.status_code == 201, r.text
     page = new_page({"width": 360, "height": 780}, locale="ru-RU", **TOUCH)
     sit(page, live, r.json()["code"], "Анастасия Александровна Вронская", 0)
-    page.wait_for_selector("[data-testid=turn-timer]:has-text('осталось')")
+    page.wait_for_selector("[data-testid=turn-timer]:has-text('ещё')")
     bar = page.evaluate("""() => { const box = (sel) => document.querySelector(sel).getBoundingClientRect();
       const chip = document.querySelector('[data-testid=turn-timer]');
       return {title: box('.tablebar .title'), conn: box('[data-testid=conn]'), timer: box('[data-testid=turn-timer]'),
@@ -715,7 +715,7 @@ def test_the_table_bar_of_a_russian_phone_keeps_the_seconds_left_in_sight(live, 
     assert abs(bar["title"]["top"] - bar["conn"]["top"]) < 8, bar  # one line
     assert bar["timer"]["top"] >= bar["title"]["bottom"] - 1, bar
     assert bar["timer"]["right"] <= 360 and bar["conn"]["right"] <= 360 and not bar["cut"], bar
-    assert re.search(r": осталось \d+ с$", bar["text"]), bar
+    assert re.search(r": ещё \d+ с$", bar["text"]), bar
     assert bar["shown"].endswith("…") and "Анастасия Александровна Вронская".startswith(bar["shown"][:-1]), bar
     assert bar["read"] == "Анастасия Александровна Вронская" and abs(bar["blank"]) < 1, bar
     shot(page, "table-bar-timer-phone-ru")
@@ -1103,28 +1103,35 @@ def test_three_friends_gone_their_long_names_stay_whole_words_on_a_small_phone(l
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
-def test_a_side_seats_marriage_at_the_table_is_its_suit_and_points_under_a_whole_label(live, new_page, locale):
+def test_a_seats_marriages_at_the_table_are_their_suits_and_points_on_a_small_phone(live, new_page, locale):
     """360 pixels wide, at the table: a side seat's marriage as "♥ 100" under "marriages:" on one
-    line (the colon had gone to a line of its own, and "K♥Q♥ / 100" taken two more)."""
+    line (the colon had gone to a line of its own, and "K♥Q♥ / 100" taken two more); one's own
+    seat, declarer with two marriages, says them and its tricks on one line under its name (two
+    more lines had put the partner's seat under the bar)."""
     code = create_room(live, "big_mariage", ["open"] * 4)
     page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
     page.goto(f"{live.http}/r/{code}")
     page.wait_for_selector(".seat")
-    # (the felt drawn for a deal in play whose side seats declared marriages, as the table draws it)
+    # (the felt drawn for a deal in play whose seats declared marriages, as the table draws it)
     notes = page.evaluate("""async () => {
       const { renderSeats } = await import('/static/js/render.js');
-      const deal = { phase: "play", dealer: 0, declarer: 1, bids: [], tricks_won: [0, 2, 1, 0],
-        marriages: [{ seat: 1, suit: "H", points: 100 }, { seat: 3, suit: "C", points: 60 }],
+      const deal = { phase: "play", dealer: 0, declarer: 0, bids: [], tricks_won: [0, 2, 1, 0],
+        marriages: [{ seat: 1, suit: "H", points: 100 }, { seat: 3, suit: "C", points: 60 },
+                    { seat: 0, suit: "D", points: 80 }, { seat: 0, suit: "S", points: 40 }],
         hands: null, hand_sizes: [8, 6, 7, 8] };
       renderSeats(document.getElementById('felt'), { game: "big_mariage", nSeats: 4, teams: [[0, 2], [1, 3]],
-        me: null, names: ["Anna", "Boris", "Vera", "Gleb"], seatInfo: [], deal, toAct: [1], replay: false });
-      return [...document.querySelectorAll('.seat-slot:is([data-pos=left], [data-pos=right]) .marriages')].map((note) => {
+        me: 0, names: ["Anna", "Boris", "Vera", "Gleb"], seatInfo: [], deal, toAct: [1], replay: false });
+      const lines = (node) => new Set([...node.getClientRects()].map((r) => Math.round(r.top))).size;
+      const seen = (note) => [...note.querySelectorAll('.cardtext')].map((c) => [...c.children].filter((s) => s.offsetParent).map((s) => s.textContent).join(''));
+      const sides = [...document.querySelectorAll('.seat-slot:is([data-pos=left], [data-pos=right]) .marriages')].map((note) => {
         const label = document.createRange(); label.selectNodeContents(note.firstChild);
-        const seen = [...note.querySelectorAll('.cardtext')].map((c) => [...c.children].filter((s) => s.offsetParent).map((s) => s.textContent).join(''));
-        const lines = (node) => new Set([...node.getClientRects()].map((r) => Math.round(r.top))).size;
-        return { label: lines(label), seen, chips: [...note.querySelectorAll('.cardtext')].map(lines) }; }); }""")
-    assert notes == [{"label": 1, "seen": ["♥\u00a0100"], "chips": [1]},
-                     {"label": 1, "seen": ["♣\u00a060"], "chips": [1]}], notes
+        return { label: lines(label), seen: seen(note), chips: [...note.querySelectorAll('.cardtext')].map(lines) }; });
+      const own = document.querySelector('.seat-slot[data-pos=bottom] .extras');
+      const tops = new Set([...own.children].map((c) => Math.round(c.getBoundingClientRect().top)));
+      return { sides, own: { seen: seen(own.querySelector('.marriages')), lines: tops.size } }; }""")
+    assert notes["sides"] == [{"label": 1, "seen": ["♥\u00a0100"], "chips": [1]},
+                              {"label": 1, "seen": ["♣\u00a060"], "chips": [1]}], notes
+    assert notes["own"] == {"seen": ["♦\u00a080", "♠\u00a040"], "lines": 1}, notes
     healthy(page)
 
 

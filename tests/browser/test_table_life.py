@@ -694,6 +694,31 @@ def test_the_page_says_when_the_turn_timer_played_for_you(live, new_page):
     healthy(page)
 
 
+def test_the_turn_timers_last_seconds_are_shown_and_its_move_told_to_the_others(live, new_page):
+    """The last ten seconds are red, pulsing and said to the one whose turn it is (at "10 s
+    left" the chip had looked as at 120); when the timer moves for them, the others are told so
+    (a partner had seen "Vera: pass" with no sign that a bot had said it)."""
+    r = httpx.post(live.http + "/api/rooms", json={"game": "big_mariage", "turn_timer": 11,
+                                                   "seats": ["open", "open", "bot:rules", "bot:rules"]})
+    code = r.json()["code"]
+    pages = [new_page(PHONE), new_page(LAPTOP)]
+    for seat, (page, name) in enumerate(zip(pages, ["Anna", "Boris"])):
+        page.add_init_script(SAID)
+        sit(page, live, code, name, seat)
+    pages[0].wait_for_function("() => [0, 1].includes(window.cardroomTable.state.room.turn_seat)", timeout=10000)
+    turn = state(pages[0])["room"]["turn_seat"]
+    slow, other = pages[turn], pages[1 - turn]
+    slow.wait_for_selector("[data-testid=turn-timer].low.mine", timeout=5000)
+    other.wait_for_selector("[data-testid=turn-timer].low:not(.mine)", timeout=5000)
+    said = slow.evaluate("window.__said.join(' ')")
+    assert re.search(r"\b(10|9|8) seconds left to move\.", said), said
+    assert "seconds left" not in other.evaluate("window.__said.join(' ')")
+    name = ["Anna", "Boris"][turn]
+    told = other.locator("#toast.info", has_text=f"{name}: time ran out, so a bot moved: {name} ")
+    told.wait_for(timeout=15000)
+    healthy(*pages)
+
+
 # -- long names --------------------------------------------------------------------------------------
 
 def test_a_long_name_does_not_squeeze_the_score_sheet(live, new_page):
