@@ -159,6 +159,17 @@ def fresh_name(name: str) -> str:
 SHOTS = os.environ.get("CI") != "true" or os.environ.get("CARDROOM_SHOTS") == "1"
 
 
+#: with a trick on the table and moves of two lines at most, whether the top seat's name is below
+#: the table's bar (the table scrolled under it, once, for want of a few pixels: one's only
+#: opponent or one's partner out of sight); true in any other state, and with no top seat (Black
+#: Maria). Read in one step: the bots play on meanwhile.
+TOP_SEAT_IN_SIGHT = """() => {
+  const trick = document.querySelector('#trick .card'), lines = Math.round(document.getElementById('actions').offsetHeight / 40);
+  const top = document.querySelector('.seat-slot[data-pos=top] .nameplate');
+  return !trick || lines > 2 || !top || top.getBoundingClientRect().top
+    >= document.querySelector('.tablebar').getBoundingClientRect().bottom - 1; }"""
+
+
 def shot(page, name: str) -> None:
     if not SHOTS:
         return

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from ..conftest import stored_match
-from .conftest import LAPTOP, PHONE, demo_match, fresh_name, shot
+from .conftest import LAPTOP, PHONE, TOP_SEAT_IN_SIGHT, demo_match, fresh_name, shot
 from .test_table_life import (
     _OVERLAPS,
     BIG_LANDSCAPE,
@@ -811,16 +811,6 @@ def test_what_grows_above_the_hand_does_not_push_it_under_the_bottom_bar(live, n
 #: the table's bar (its name and code, the connection) whole on the screen, under the site's bar
 BAR_IN_SIGHT = """() => { const bar = document.querySelector('.tablebar').getBoundingClientRect();
   return bar.top >= document.querySelector('.topbar').getBoundingClientRect().bottom - 1; }"""
-#: with a trick on the table and moves of two lines at most, whether the top seat's name is below
-#: the table's bar (the table scrolled under it, once, for want of a few pixels: one's only
-#: opponent or one's partner out of sight); true in any other state. Read in one step: the bots
-#: play on meanwhile.
-TOP_SEAT_IN_SIGHT = """() => {
-  const trick = document.querySelector('#trick .card'), lines = Math.round(document.getElementById('actions').offsetHeight / 40);
-  return !trick || lines > 2 || document.querySelector('.seat-slot[data-pos=top] .nameplate').getBoundingClientRect().top
-    >= document.querySelector('.tablebar').getBoundingClientRect().bottom - 1; }"""
-
-
 @pytest.mark.parametrize("game, seats", [("marjolet", ["open", "bot:rules"]),
                                          ("big_mariage", ["open"] + ["bot:rules"] * 3)])
 def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_page, game, seats):

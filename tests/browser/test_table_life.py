@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .conftest import LAPTOP, PHONE, shot
+from .conftest import LAPTOP, PHONE, TOP_SEAT_IN_SIGHT, shot
 from .test_tables import (
     Watch,
     act,
@@ -808,6 +808,9 @@ def test_a_laptop_window_shows_the_hand_and_the_moves_with_the_felt(paused, new_
             # under it where the moves take many lines
             assert page.evaluate("""() => document.querySelector('.tablebar').getBoundingClientRect().top >=
               document.querySelector('.topbar').getBoundingClientRect().bottom - 1"""), shown
+            # but in the play, with a trick and short moves, the top seat is in sight (Marjolet's
+            # cards shown, or its end phase, had put it under the bar at 1280 by 610)
+            assert page.evaluate(TOP_SEAT_IN_SIGHT), f"the top seat under the bar: {shown}"
             seen.add(shown)
             # what lies on the felt, read once nothing moves on it (a card played flies to the
             # trick, a trick won to its winner), if it stands still before the bots play on
