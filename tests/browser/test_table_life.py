@@ -745,6 +745,25 @@ def test_a_long_name_does_not_squeeze_the_score_sheet(live, new_page):
     healthy(page)
 
 
+def test_four_cards_scored_stay_inside_their_column_of_the_score_sheet(live, new_page):
+    """At a laptop's table the sheet's columns are narrow: Marjolet's four aces and their 100
+    wrap inside their column (on one line they had run over the next one's details)."""
+    code = create_room(live, "marjolet", ["open", "open"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)  # (nobody else sits: nothing redraws the sheet meanwhile)
+    out = page.evaluate("""async () => {
+      const { renderSheet } = await import('/static/js/sheet.js');
+      const seat = (combinations) => ({ card_points: 40, combinations, dix: 10, turn_up_bonus: 0, last_trick: 0, all_six: 0 });
+      const summary = { seats: [seat([{ name: "four_aces", cards: ["AS", "AH", "AD", "AC"], points: 100 }]),
+                                seat([{ name: "marjolet_trumps", cards: ["QH", "JH"], points: 40 }])] };
+      renderSheet(document.getElementById('sheet'), { game: "marjolet", deals: [{ over: true, scores: [150, 90], summary }], names: ["Anna", "Boris"] });
+      return [...document.querySelectorAll('[data-testid=score-sheet] tbody td')].map((td) => {
+        const cell = td.getBoundingClientRect();
+        return [...td.querySelectorAll('.scored')].every((s) => s.getBoundingClientRect().right <= cell.right + 1); }); }""")
+    assert out == [True, True], out
+    healthy(page)
+
+
 #: How many lines the score sheet's first heading's text takes.
 HEADING_LINES = """() => { const range = document.createRange();
   range.selectNodeContents(document.querySelector('[data-testid=score-sheet] thead .colname'));
