@@ -380,6 +380,11 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                 offer = next(o for o in state(p)["match"]["deal"]["declarable"] if o["cards"] == cards)
                 said = p.text_content("[data-testid=declare] >> nth=0")
                 assert f"+{offer['points']}" in said, (said, offer)
+                # what scores stands out, the draw beside it (drawn past unawares, a marriage's
+                # 40 had gone by)
+                looks = p.evaluate("""() => [...document.querySelectorAll('#actions [data-testid=declare], #actions [data-testid=draw]')]
+                  .map((b) => b.dataset.testid + (b.classList.contains('primary') ? '*' : ''))""")
+                assert set(looks) == {"declare*", "draw"}, looks
                 if act(p, p.locator("[data-testid=declare]").first):
                     # laid face up in front of the declarer, on both tables
                     for q in (p, other):
@@ -397,6 +402,7 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                 said = p.text_content("#actions")
                 if not p.locator("[data-testid=declare], [data-testid=exchange]").count():
                     assert ("You won the trick: draw.", "Взятка ваша: берите из колоды.")[seat] in said, said
+                    assert "primary" in p.get_attribute("[data-testid=draw]", "class")
                 act(p, p.locator("[data-testid=draw]"))
             elif my_turn(p):
                 if not end_seen and p.locator("[data-testid=end-phase]").count():

@@ -21,18 +21,20 @@ export function drawControls({ state, deal, moves, names, line, act }) {
   if (firstDeal(state) && moves.play && deal.tricks_played < 3) line(el("span", { class: "note aim", "data-testid": "aim" }, t("mj.stock_rule")));
   if (moves.draw) {
     line(el("b", {}, windowText(moves)));
-    // the window's buttons in one line, wrapping: room for the hand on a phone
+    // the window's buttons in one line, wrapping: room for the hand on a phone; what scores
+    // stands out, the draw beside it (a newcomer had drawn past a marriage's 40 unawares)
+    const scores = Boolean((moves.declare && moves.declare.length) || moves.exchange);
     const buttons = (moves.declare || []).map((cards) => {
       // what it scores, as the engine's view says it (deal.declarable, the same combinations)
       const offer = (deal.declarable || []).find((d) => d.cards.join() === cards.join());
-      return el("button", { type: "button", class: "button declare", "data-testid": "declare", onclick: () => act({ type: "declare", cards }) }, t("mj.declare"), " ", cardsText(cards),
+      return el("button", { type: "button", class: "button primary declare", "data-testid": "declare", onclick: () => act({ type: "declare", cards }) }, t("mj.declare"), " ", cardsText(cards),
         offer ? [" ", el("b", {}, "+" + offer.points), el("span", { class: "combo-name" }, " · " + combinationName(offer.name))] : "");
     });
     if (moves.exchange) {
-      buttons.push(el("button", { type: "button", class: "button", "data-testid": "exchange", onclick: () => act({ type: "exchange" }) },
+      buttons.push(el("button", { type: "button", class: "button primary", "data-testid": "exchange", onclick: () => act({ type: "exchange" }) },
         t("mj.exchange"), " ", cardText("7" + deal.trump), " ⇄ ", cardText(deal.turn_up)));
     }
-    buttons.push(el("button", { type: "button", class: "button primary", "data-testid": "draw", onclick: () => act({ type: "draw" }) },
+    buttons.push(el("button", { type: "button", class: scores ? "button" : "button primary", "data-testid": "draw", onclick: () => act({ type: "draw" }) },
       deal.tricks_played >= 10 ? t("mj.draw_last") : t("mj.draw")));
     line(...buttons);
   }
