@@ -47,8 +47,47 @@ function drawGame() {
     select.addEventListener("change", () => { choosePreset(null); showThinkTime(); });  // (a seat of one's own choice)
     seats.append(el("div", { class: "seat-choice row" }, words, select));
   }
+  restore(name);
   showThinkTime();
   sayTheSettings();
+}
+
+// The last table made is the form's next one (two couples who meet every week had found it back
+// at Marjolet, target 500, no timer): its game, and each game's options; the seats, the turn
+// timer and the thinking time as they were, when the page opens.
+const LAST_TABLE = "cardroom.lastTable";
+let opening = true;
+
+function kept() {
+  try { return JSON.parse(localStorage.getItem(LAST_TABLE)) || { games: {} }; } catch { return { games: {} }; }
+}
+
+function keep(game, options, seats) {
+  const all = kept();
+  all.last = game;
+  all.games[game] = { options, seats, timer: $("turn-timer").value, think: $("think-time").value };
+  localStorage.setItem(LAST_TABLE, JSON.stringify(all));
+}
+
+// A value set only where the control offers it (a choice the site no longer has is left alone).
+function setValue(control, value) {
+  if (!control || value === undefined || value === null) return;
+  if (control.tagName === "SELECT" && ![...control.options].some((o) => o.value === String(value))) return;
+  control.value = String(value);
+}
+
+function restore(game) {
+  const saved = kept().games[game], first = opening;
+  opening = false;
+  if (!saved) return;
+  for (const [key, value] of Object.entries(saved.options || {})) setValue($("opt-" + key), value);
+  if (!first) return;
+  const selects = [...document.querySelectorAll("#seat-fields select")];
+  selects.forEach((select, i) => setValue(select, (saved.seats || [])[i + 1]));
+  setValue($("turn-timer"), saved.timer);
+  setValue($("think-time"), saved.think);
+  const values = new Set(selects.map((select) => select.value));
+  choosePreset(values.size === 1 && presets.some((b) => b.dataset.preset === selects[0].value) ? selects[0].value : null);
 }
 
 // The settings (the game's options, the turn timer) folded under a line saying what they are, on
@@ -90,6 +129,8 @@ function showThinkTime() { $("think-option").hidden = !strongSeats(); }
 async function loadGames() {
   const r = await fetch("/api/games");
   games = (await r.json()).games;
+  const last = document.querySelector(`input[name="game"][value="${kept().last}"]`);
+  if (last) last.checked = true;
   drawGame();
   $("create-button").disabled = false;  // the page says disabled until the games are known
 }
@@ -127,6 +168,7 @@ async function createRoom(ev) {
     const body = await r.json();
     if (!r.ok) throw new Error(refusalText(body));
     localStorage.setItem("cardroom.name", mine);
+    keep(game.name, options, seats);
     localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine, at: Date.now() }));
     // every other seat a bot's: nobody to invite, straight to the table (a page of a code and a
     // link to share had stood between a newcomer and their first game)

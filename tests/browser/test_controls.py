@@ -381,6 +381,38 @@ def test_one_tap_fills_every_other_seat_with_bots_or_frees_them_for_friends(live
     assert room["status"] == "playing"  # at once: nobody to wait for
 
 
+def test_the_lobby_offers_the_last_table_made_again(live, new_page):
+    """Two couples who meet every week find their table as they made it last time: the game, its
+    options, the seats and the turn timer (the form had gone back to Marjolet, target 500 and no
+    timer); another game's options are its own."""
+    page = new_page()
+    page.goto(live.http + "/")
+    page.check("input[value=big_mariage]")
+    page.wait_for_selector("#seat-fields select")
+    page.click("[data-testid=seats-friends]")
+    if not page.is_visible("#opt-target"):  # (folded on a narrow window)
+        page.click("[data-testid=create-settings] summary")
+    page.fill("#opt-target", "200")
+    page.select_option("[data-testid=turn-timer-select]", "60")
+    page.fill("#create-name", fresh_name("Anna"))
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    page.goto(live.http + "/")
+    page.wait_for_selector("#seat-fields select")
+    assert page.is_checked("input[value=big_mariage]")
+    assert page.input_value("#opt-target") == "200"
+    assert page.input_value("[data-testid=turn-timer-select]") == "60"
+    seats = page.locator("#seat-fields select")
+    assert seats.evaluate_all("(all) => all.map((s) => s.value)") == ["open"] * 3
+    assert page.get_attribute("[data-testid=seats-friends]", "aria-pressed") == "true"
+    assert "200" in page.text_content("#settings-now")  # (said where the settings are folded)
+    page.check("input[value=marjolet]")
+    assert page.input_value("#opt-target") == "500"  # (Marjolet's own)
+    page.check("input[value=big_mariage]")
+    assert page.input_value("#opt-target") == "200"
+    healthy(page)
+
+
 # -- refusals in Russian -------------------------------------------------------------------------
 
 #: A value for each param a reason may name: numbers, cards, suits and seats, as they come
