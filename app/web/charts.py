@@ -79,9 +79,12 @@ def _short(label: str) -> str:
     return label if len(label) <= LABEL_LETTERS else label[:LABEL_LETTERS - 1] + "…"
 
 
-def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
+def chart_svg(rows: list[list[int]], labels: list[str], title: str,
+              movers: list[int] | None = None) -> Markup:
     """Cumulative figures as an inline SVG line chart (one line per seat, team or game), named
-    for screen readers by ``title`` and each line's final figure."""
+    for screen readers by ``title`` and each line's final figure. ``movers``: for each row after
+    the first, the one line it is a point of (a player's match, of one game), where the others
+    only go on; by default every line has a point at every row."""
     lines = len(rows[0]) if rows else 0
     names = [labels[s] if s < len(labels) else str(s) for s in range(lines)]
     shown = [_short(name) for name in names]
@@ -122,6 +125,9 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str) -> Markup:
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" '
                      f'points="{points}"/>')
         for i, r in enumerate(rows):
+            # (a game's point only at its own matches: Black Maria's had stood on a Marjolet match)
+            if i and movers is not None and movers[i - 1] != s:
+                continue
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(r[s]):.1f}" r="3.5" '
                          f'fill="{colour}"/>')
         parts.append(f'<text x="{width - right + 6}" y="{label_ys[s] + 4:.1f}" '

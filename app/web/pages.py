@@ -229,7 +229,8 @@ async def player_page(name: str, request: Request, store: StoreDep):
     games = [g for g in GAMES if g in found["by_game"]]
     labels = [i18n.translate(lang, "game." + g) for g in games]
     chart = chart_svg(balance(found["timeline"], games), labels,
-                      i18n.translate(lang, "player.chart"))
+                      i18n.translate(lang, "player.chart"),
+                      movers=[games.index(entry["game"]) for entry in found["timeline"]])
     return page(request, "player.html", person=found, chart=chart,
                 penalties={g for g in games if GAMES[g].lower_is_better})
 

@@ -72,3 +72,16 @@ def test_figures_up_the_side_are_written_with_a_minus_and_the_zero_line_is_numbe
     # (no 0 where it would touch the highest or lowest figure, nor where none is below it)
     assert figures_up(chart_svg([[0, 0], [1940, -10]], ["A", "B"], "totals")) == ["1940", "\u221210"]
     assert figures_up(chart_svg([[0], [3]], ["A"], "balance")) == ["3", "0"]
+
+
+def test_a_players_game_has_points_at_its_own_matches_only():
+    """Marjolet won, then Black Maria won: Black Maria's line has no point over the Marjolet
+    match (a dot at 0 there had read as a Black Maria match), Marjolet's none over the other."""
+    svg = chart_svg([[0, 0], [1, 0], [1, 1]], ["Marjolet", "Black Maria"], "won less lost", movers=[0, 1])
+    dots = re.findall(r'<circle cx="([\d.]+)" cy="[\d.]+" r="3.5" fill="(#\w+)"/>', svg)
+    by_line = {}
+    for x, colour in dots:
+        by_line.setdefault(colour, []).append(float(x))
+    (marjolet, start, first), (black_maria, _, second) = [(c, *xs) for c, xs in by_line.items()]
+    assert [len(xs) for xs in by_line.values()] == [2, 2], by_line  # (the start, its own match)
+    assert start < first < second, by_line
