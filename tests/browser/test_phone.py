@@ -1125,6 +1125,43 @@ def test_a_seats_marriages_at_the_table_are_their_suits_and_points_on_a_small_ph
     healthy(page)
 
 
+@pytest.mark.parametrize("game, seats", [("big_mariage", 4), ("black_maria", 3)])
+def test_the_led_mark_lies_on_no_other_card_of_the_trick(live, new_page, game, seats):
+    """Whichever seat led, its "led" mark lies over no other card of the trick, at the table and
+    in a replay, on a phone and on a laptop (over a side card's left corner it had lain on the
+    top card, as if that one were led: a replay had seemed to say that Vera led her 8♥ when Gleb
+    had led the 10♦)."""
+    code = create_room(live, game, ["open"] * seats)
+    page = new_page({"width": 360, "height": 640}, **TOUCH)
+    sit(page, live, code, "Anna", 0)  # (nobody else sits: nothing redraws the trick meanwhile)
+    table = page.url
+    replay = f"{live.http}/matches/{demo_match(live, game)['id']}"
+    cards = ["8H", "TD", "AD", "8D"][:seats]
+    for url, felt in ((table, "#felt"), (replay, ".replay-felt")):
+        page.goto(url)
+        page.wait_for_selector(f"{felt} .seat")
+        for size in ({"width": 360, "height": 640}, LAPTOP):
+            page.set_viewport_size(size)
+            for leader in range(seats):
+                trick = [[(leader + k) % seats, cards[k]] for k in range(seats)]
+                covered = page.evaluate(LED_MARK_COVERS, [felt, trick, seats])
+                assert covered == [], (felt, size, leader, covered)
+    healthy(page)
+
+
+#: The cards of a trick drawn in `felt` (led by its first seat) that its "led" mark lies on.
+LED_MARK_COVERS = """async ([felt, trick, seats]) => {
+  const { renderTrick } = await import('/static/js/render.js');
+  const box = document.querySelector(felt);
+  box.dataset.phase = 'play';
+  renderTrick(box.querySelector('.trick'), { nSeats: seats, me: 0, names: ['Anna', 'Boris', 'Vera', 'Gleb'],
+    deal: { trick, leader: trick[0][0] } }, null);
+  const mark = box.querySelector('.trick .led').getBoundingClientRect();
+  return [...box.querySelectorAll('.trick .card:not(:has(.led))')].filter((c) => { const r = c.getBoundingClientRect();
+    return r.left < mark.right - 1 && mark.left < r.right - 1 && r.top < mark.bottom - 1 && mark.top < r.bottom - 1; })
+    .map((c) => c.dataset.card); }"""
+
+
 def test_the_score_sheets_target_is_whole_on_a_small_phone(live, new_page):
     """The sheet's first column is narrow: "(до 1000)" under "Итого" had been cut at its
     bracket on a 360-pixel phone."""
