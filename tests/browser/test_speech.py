@@ -119,7 +119,7 @@ def test_marjolet_the_card_drawn_and_the_strict_play_are_said(paused, new_page):
 
 def test_black_maria_pass_by_keyboard_then_what_came_is_said(live, new_page):
     code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
-    page = new_page(locale="ru-RU")
+    page = new_page({"width": 1280, "height": 720}, locale="ru-RU")  # (17 cards overlap)
     page.add_init_script(SAID_LOG)
     page.goto(f"{live.http}/lang/ru?next=/r/{code}")
     page.fill("#seat-name", "Анна")
@@ -144,6 +144,10 @@ def test_black_maria_pass_by_keyboard_then_what_came_is_said(live, new_page):
     press(page, "[data-testid=pass-button]")
     assert focus_lands(page, "the pass") == "hand"  # (the button went; the cards to play are next)
     wait_state(page, "s.match.deal.phase === 'play'")
+    # the card raised by the focus covers no neighbour's corner (a card just received had shown
+    # only as its star)
+    page.wait_for_timeout(400)  # (raised: a transition)
+    assert page.evaluate(CORNERS_COVERED) == []
     received = state(page)["match"]["deal"]["received"][0]
     page.wait_for_function("window.said.join(' ').includes('Вы получили')")
     text = said(page)
@@ -236,6 +240,11 @@ def drawn_anew(page):
                            " return b && !b.dataset.old && document.getElementById('conn').dataset.status === 'online'; }")
 
 
+#: The hand's cards whose corner (rank and suit) is under another card.
+CORNERS_COVERED = """() => [...document.querySelectorAll('.hand-row .card')].filter((card) => {
+  const r = card.getBoundingClientRect(), on = document.elementFromPoint(r.left + 6, r.top + 12);
+  return !on || on.closest('.card') !== card; }).map((c) => c.dataset.card)"""
+
 ACTIVE = "() => { const a = document.activeElement; return [a.dataset.testid || '', a.classList.contains('playable')]; }"
 
 
@@ -266,6 +275,9 @@ def test_a_turn_takes_the_focus_from_the_hand_to_what_it_asks(live, new_page):
             bids += 1
         elif (state(page)["match"]["moves"] or {}).get("play"):
             assert page.evaluate(ACTIVE)[1], "a turn begun on a card that cannot be played"
+            # the card raised by the focus covers no neighbour's corner (the Q♠ just received
+            # had shown only as its star)
+            assert page.evaluate(CORNERS_COVERED) == []
             plays += play_first_legal(page)
         else:
             page.wait_for_timeout(30)
