@@ -3,6 +3,7 @@ import { t, el, actionText, pageData, signed } from "./common.js";
 import { renderSheet, dealHeadline } from "./sheet.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 import { startAnalysis, showMark } from "./analysis.js";
+import { identity } from "./identity.js";
 
 const match = pageData("match-data");
 const names = match.players.map((p) => (p.bot ? t("bot.name", { n: p.seat + 1 }) : p.name));
@@ -12,6 +13,20 @@ const teams = pageData("match-teams");
 const sides = pageData("match-sides");
 const winners = (match.winners || []).map((w) => sides[w]).join(", ");
 const $ = (id) => document.getElementById(id);
+
+// The viewer's own seat at the foot of the replay, as at the table (Vera had found herself at its
+// top): the seat this browser took at the match's table, else a known player's by name; anyone
+// else sees the first seat there.
+function viewerSeat() {
+  try {
+    const kept = JSON.parse(localStorage.getItem("cardroom.seat." + match.room));
+    if (kept && Number.isInteger(kept.seat) && kept.seat < match.players.length) return kept.seat;
+  } catch { /* not a seat's */ }
+  const me = identity();
+  const mine = me && match.players.find((p) => !p.bot && p.name === me.name);
+  return mine ? mine.seat : 0;
+}
+const viewer = viewerSeat();
 
 // The post-match analysis: its marks show in the replay once it is there.
 let analysis = null;
@@ -82,7 +97,7 @@ async function startReplay() {
     i = Math.max(0, Math.min(frames.length - 1, k));
     slider.value = String(i);
     const f = frames[i];
-    const m = { game: data.game, nSeats: data.seats, teams, me: 0, names, seatInfo: [], deal: f.deal_view, toAct: f.to_act, replay: true };
+    const m = { game: data.game, nSeats: data.seats, teams, me: viewer, names, seatInfo: [], deal: f.deal_view, toAct: f.to_act, replay: true };
     renderSeats(felt, m);
     renderInfo(felt.querySelector(".info"), m);
     const d = f.deal_view;

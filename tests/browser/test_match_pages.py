@@ -314,3 +314,27 @@ def test_a_figure_in_the_deals_table_keeps_to_its_words_on_a_phone(live, new_pag
       return Math.abs(top(word, word + 1) - top(text.length - figure.length, text.length)) > 2 ? [text] : []; })""")
     assert alone == [], alone
     healthy(page)
+
+
+def test_a_replay_puts_the_viewers_own_seat_at_its_foot(live, new_page):
+    """As at the table, one's own seat is at the bottom of a replay of one's match: the seat this
+    browser took at the match's table, else a known player's by name (Vera had found herself at
+    the top); someone else sees the first seat there."""
+    match = demo_match(live, "big_mariage")
+    names = {p["seat"]: p["name"] for p in match["players"]}
+    page = new_page()
+    page.goto(f"{live.http}/matches/{match['id']}")
+    bottom = "#replay .seat-slot[data-pos=bottom] .seat"
+    page.wait_for_selector(bottom)
+    assert page.get_attribute(bottom, "data-seat") == "0"
+    page.evaluate("(room) => localStorage.setItem('cardroom.seat.' + room, JSON.stringify({token: 't', seat: 2}))", match["room"])
+    page.reload()
+    page.wait_for_selector(bottom)
+    assert page.get_attribute(bottom, "data-seat") == "2"
+    assert page.get_attribute("#replay .seat-slot[data-pos=top] .seat", "data-seat") == "0"  # (her partner opposite)
+    page.evaluate("(room) => localStorage.removeItem('cardroom.seat.' + room)", match["room"])
+    page.evaluate("(name) => localStorage.setItem('cardroom.player', JSON.stringify({key: 'k', name}))", names[3])
+    page.reload()
+    page.wait_for_selector(bottom)
+    assert page.get_attribute(bottom, "data-seat") == "3"
+    healthy(page)
