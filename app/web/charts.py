@@ -80,11 +80,12 @@ def _short(label: str) -> str:
 
 
 def chart_svg(rows: list[list[int]], labels: list[str], title: str,
-              movers: list[int] | None = None) -> Markup:
+              movers: list[int] | None = None, target: tuple[int, str] | None = None) -> Markup:
     """Cumulative figures as an inline SVG line chart (one line per seat, team or game), named
     for screen readers by ``title`` and each line's final figure. ``movers``: for each row after
     the first, the one line it is a point of (a player's match, of one game), where the others
-    only go on; by default every line has a point at every row."""
+    only go on; by default every line has a point at every row. ``target``: a match's target
+    and its label, drawn as a dashed line where the lines reach it."""
     lines = len(rows[0]) if rows else 0
     names = [labels[s] if s < len(labels) else str(s) for s in range(lines)]
     shown = [_short(name) for name in names]
@@ -111,6 +112,12 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str,
              f'<line x1="{left}" y1="{pad}" x2="{left}" y2="{height - pad}" class="axis"/>',
              f'<text x="{left - 6}" y="{y(high) + 4:.1f}" text-anchor="end">{figure(high)}</text>',
              f'<text x="{left - 6}" y="{y(low) + 4:.1f}" text-anchor="end">{figure(low)}</text>']
+    if target is not None and low <= target[0] <= high:  # (what the lines race to, or away from)
+        at = y(target[0])
+        parts.append(f'<line x1="{left}" y1="{at:.1f}" x2="{width - right}" y2="{at:.1f}" '
+                     f'class="target"/>')
+        parts.append(f'<text x="{left + 6}" y="{at - 6:.1f}" class="target">'
+                     f'{Markup.escape(target[1])}</text>')
     if low < 0 and min(y(low) - y(0), y(0) - y(high)) >= ZERO_ROOM:  # (the line the lines start on)
         parts.append(f'<text x="{left - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>')
     for i in _ticks(len(rows)) if rows else []:  # (under the lowest figure's label on a phone)

@@ -214,9 +214,11 @@ async def match_page(match_id: int, request: Request, store: StoreDep):
     labels = [i18n.translate(lang, "team_and").join(names[seat] for seat in side)
               for side in sides]
     rows = cumulative(detail)
+    goal = (detail["options"] or {}).get("target")
+    target = (goal, i18n.translate(lang, "match.chart_target", n=goal)) if goal else None
     return page(request, "match.html", match=detail, labels=labels, running=rows[1:],
                 teams=sides if detail.get("teams") else None,
-                chart=chart_svg(rows, labels, i18n.translate(lang, "match.chart")))
+                chart=chart_svg(rows, labels, i18n.translate(lang, "match.chart"), target=target))
 
 
 @router.get("/players/{name:path}", response_class=HTMLResponse, include_in_schema=False)

@@ -85,3 +85,17 @@ def test_a_players_game_has_points_at_its_own_matches_only():
     (marjolet, start, first), (black_maria, _, second) = [(c, *xs) for c, xs in by_line.items()]
     assert [len(xs) for xs in by_line.values()] == [2, 2], by_line  # (the start, its own match)
     assert start < first < second, by_line
+
+
+def test_a_matchs_target_is_a_dashed_line_where_the_totals_reach_it():
+    """The running totals race to the target: it is drawn, and named, where the lines reach it;
+    a match that stopped short of it draws none (the chart would only be squeezed for it)."""
+    rows = [[0, 0], [120, 40], [210, 90]]
+    svg = chart_svg(rows, ["Anna & Vera", "Boris & Gleb"], "totals", target=(200, "target 200"))
+    line = re.search(r'<line x1="[\d.]+" y1="([\d.]+)" x2="[\d.]+" y2="([\d.]+)" class="target"/>', svg)
+    zero = re.search(r'<line x1="[\d.]+" y1="([\d.]+)" x2="[\d.]+" y2="[\d.]+" class="axis"/>', svg)
+    assert line and line.group(1) == line.group(2), svg
+    assert float(line.group(1)) < float(zero.group(1))  # (above the zero line: 200 of 210)
+    assert ">target 200</text>" in svg
+    short = chart_svg([[0, 0], [120, 40]], ["A", "B"], "totals", target=(200, "target 200"))
+    assert 'class="target"' not in short
