@@ -215,19 +215,25 @@ def test_the_bots_offered_for_three_free_seats_fit_a_phone_above_its_bar(live, n
 
 @pytest.mark.parametrize("locale, words", [
     ("en-GB", {"seat": "Seat 2", "badge": "free", "one": "Waiting for players: 1 seat is free.",
-               "two": "2 free seats", "one_free": "1 free seat"}),
+               "two": "2 free seats", "one_free": "1 free seat", "share": " Share the invite link.",
+               "visitor": "Waiting for players: 2 seats are free."}),
     ("ru-RU", {"seat": "Место 2", "badge": "свободно", "one": "Ждём игроков: свободно 1 место.",
-               "two": "2 свободных места", "one_free": "1 свободное место"}),
+               "two": "2 свободных места", "one_free": "1 свободное место", "share": " Поделитесь ссылкой-приглашением.",
+               "visitor": "Ждём игроков: свободно 2 места."}),
 ])
 def test_a_free_seat_is_said_once_with_the_plural_of_its_language(live, new_page, locale, words):
     one = create_room(live, "black_maria", ["open", "open", "bot:rules"])
     two = create_room(live, "big_mariage", ["open", "open", "bot:rules", "bot:rules"])
     page = new_page(PHONE, locale=locale)
+    # a visitor still choosing a seat is not asked to share the link (only those seated are)
+    page.goto(f"{live.http}/r/{one}")
+    page.wait_for_selector("[data-testid=status]")
+    assert page.text_content("[data-testid=status]") == words["visitor"]
     sit(page, live, one, "Anna", 0)
     seat = page.locator("[data-testid=seat-1]")
     assert seat.locator(".name").text_content() == words["seat"]
     assert seat.locator(".badge.open").text_content() == words["badge"]
-    assert page.text_content("[data-testid=status]").startswith(words["one"])
+    assert page.text_content("[data-testid=status]") == words["one"] + words["share"]
     page.goto(live.http + "/")
     for code, said in ((one, words["one_free"]), (two, words["two"])):
         row = page.locator("#open-rooms li", has=page.locator(f".code:text-is('{code}')"))

@@ -56,7 +56,9 @@ function tellNews(sentences, m) {
 function waitingText(state, names) {
   const m = state.match;
   const open = state.room.seats.filter((s) => s.kind === "open").length;
-  if (!m) return open ? t("info.waiting_open", { n: open }) : t("info.waiting_players");  // (all seated: the match is on its way)
+  // (all seated: the match is on its way; the link to share said to those seated, not to a
+  // visitor still choosing a seat)
+  if (!m) return open ? t(state.you.seat === null ? "info.waiting_free" : "info.waiting_open", { n: open }) : t("info.waiting_players");
   // while a finished trick is held in the middle, the seat to act next is its winner: say so
   // rather than "waiting for" the person who reads it
   const held = table.holding && table.holding.trick;
