@@ -59,14 +59,14 @@ const LAST_TABLE = "cardroom.lastTable";
 let opening = true;
 
 function kept() {
-  try { return JSON.parse(localStorage.getItem(LAST_TABLE)) || { games: {} }; } catch { return { games: {} }; }
+  try { return { games: {}, ...JSON.parse(localStorage.getItem(LAST_TABLE)) }; } catch { return { games: {} }; }
 }
 
 function keep(game, options, seats) {
   const all = kept();
   all.last = game;
-  all.games[game] = { options, seats, timer: $("turn-timer").value, think: $("think-time").value };
-  localStorage.setItem(LAST_TABLE, JSON.stringify(all));
+  all.games = { ...(all.games || {}), [game]: { options, seats, timer: $("turn-timer").value, think: $("think-time").value } };
+  try { localStorage.setItem(LAST_TABLE, JSON.stringify(all)); } catch { /* full: the next form starts afresh */ }
 }
 
 // A value set only where the control offers it (a choice the site no longer has is left alone).
@@ -77,7 +77,7 @@ function setValue(control, value) {
 }
 
 function restore(game) {
-  const saved = kept().games[game], first = opening;
+  const saved = (kept().games || {})[game], first = opening;
   opening = false;
   if (!saved) return;
   for (const [key, value] of Object.entries(saved.options || {})) setValue($("opt-" + key), value);
@@ -168,8 +168,8 @@ async function createRoom(ev) {
     const body = await r.json();
     if (!r.ok) throw new Error(refusalText(body));
     localStorage.setItem("cardroom.name", mine);
-    keep(game.name, options, seats);
     localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine, at: Date.now() }));
+    keep(game.name, options, seats);  // (after the seat: the seat is what matters)
     // every other seat a bot's: nobody to invite, straight to the table (a page of a code and a
     // link to share had stood between a newcomer and their first game)
     // (the button left disabled as the page goes: a second tap had made a second table)

@@ -215,6 +215,7 @@ function drawClocks(fresh) {
   if (!fresh) drawDealCountdown(); // a fresh state draws the result panel, and its countdown
   const timer = $("turn-timer");
   timer.hidden = !room.turn_timer;
+  timer.classList.remove("low", "mine");  // (no turn running: the last one's red had stayed)
   if (!room.turn_timer) { timer.textContent = ""; return; }
   if (table.turnDeadline === null) { timer.textContent = t("table.turn_timer", { n: room.turn_timer }); return; }
   const left = Math.max(0, Math.ceil((table.turnDeadline - performance.now()) / 1000));
@@ -390,6 +391,7 @@ $("felt").addEventListener("click", (ev) => {
 // asks or the hand, else (watching) the felt.
 $("skip-link").addEventListener("click", (ev) => {
   ev.preventDefault();
+  if (app.dataset.panel) showPanel(app.dataset.panel);  // (a phone's sheet or chat over the table: closed)
   if (!$("join-panel").hidden) $("seat-name").focus();
   else if (!focusNext()) { $("felt").tabIndex = -1; $("felt").focus(); }
 });

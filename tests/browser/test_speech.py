@@ -217,9 +217,21 @@ def test_big_mariage_a_redraw_keeps_the_focus_on_the_bid_stepper_and_what_is_typ
     # caret) through a redraw; Enter sends it once it is one
     page.fill("[data-testid=bid-value]", "3")
     assert page.get_attribute("[data-testid=bid-value]", "aria-invalid") == "true"
-    assert page.is_disabled("[data-testid=bid-button]")
+    assert page.get_attribute("[data-testid=bid-button]", "aria-disabled") == "true"
     assert page.text_content("#bid-value-range") == f"From {low} to 400, in fives"
     assert page.is_visible("#bid-value-range")
+    # the bid button keeps its place in the focus order (disabled, Tab had gone on to "Pass"),
+    # says it cannot be sent and sends nothing
+    tabs = []
+    for _ in range(3):
+        page.keyboard.press("Tab")
+        tabs.append(page.evaluate("document.activeElement.dataset.testid"))
+    assert tabs == ["bid-value-up", "bid-value-up20", "bid-button"], tabs
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert not any(s == 0 for s, _ in state(page)["match"]["deal"]["bids"])
+    page.focus("[data-testid=bid-value]")
+    page.evaluate("() => { const i = document.querySelector('[data-testid=bid-value]'); i.setSelectionRange(1, 1); }")
     drawn_anew(page)
     page.wait_for_function("document.activeElement.dataset.testid === 'bid-value'")
     assert page.input_value("[data-testid=bid-value]") == "3"
@@ -382,6 +394,14 @@ def test_the_first_tab_offers_to_skip_to_the_game_or_the_content(live, new_page)
     page.wait_for_selector("#hand .card.playable")
     skip()
     assert page.evaluate(FOCUS) == "hand"  # (Black Maria's pass: no move before three cards)
+    # on a phone, with the score sheet over the table: it closes, and the focus is in the hand
+    # (the hand under the sheet had been out of reach, and the link did nothing)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("[data-testid=sheet-tab]")
+    page.focus("#skip-link")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.getElementById('table-app').dataset.panel") == ""
+    assert page.evaluate(FOCUS) == "hand"
     page.goto(f"{live.http}/history")
     assert page.text_content("#skip-link") == "Skip to the content"
     skip()

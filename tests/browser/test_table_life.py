@@ -716,6 +716,10 @@ def test_the_turn_timers_last_seconds_are_shown_and_its_move_told_to_the_others(
     name = ["Anna", "Boris"][turn]
     told = other.locator("#toast.info", has_text=f"{name}: time ran out, so a bot moved: {name} ")
     told.wait_for(timeout=15000)
+    # the turn gone on, the chip is no longer the slow one's (red and pulsing, it had stayed so
+    # while nobody's time ran)
+    slow.wait_for_function("() => window.cardroomTable.state.room.turn_seat !== %d" % turn)
+    slow.wait_for_selector("[data-testid=turn-timer]:not(.mine)", timeout=3000)
     healthy(*pages)
 
 

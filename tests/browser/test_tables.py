@@ -417,8 +417,8 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
     for p in (a, b):  # the finished deals are on both score sheets, as the server counted them
         sheet_matches_the_server(p)
     # the match's target is said at its totals (nothing at the table had said it)
-    assert a.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Total (to\u00a05000)"
-    assert b.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Итого (до\u00a05000)"
+    assert a.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Total (to 5000)"
+    assert b.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Итого (до 5000)"
     healthy(a, b)
 
 

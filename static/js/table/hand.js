@@ -170,7 +170,7 @@ export function rememberFocus() {
   if (!a.dataset.testid) return null;  // (every control there has one: the same is found again)
   const same = [...area.querySelectorAll(`[data-testid="${a.dataset.testid}"]`)];
   // (a value being typed keeps its caret: the table is drawn anew at every frame, a chat line's)
-  const caret = a.tagName === "INPUT" ? a.selectionStart : undefined;
+  const caret = a.tagName === "INPUT" ? [a.selectionStart, a.selectionEnd, a.selectionDirection] : undefined;
   return { area: area.id, testid: a.dataset.testid, index: same.indexOf(a), caret };
 }
 
@@ -181,7 +181,7 @@ export function restoreFocus(place) {
   const offline = Boolean(target && target.closest("[inert]"));
   if (!target || offline) { lost = { ...place, at: place.at ?? performance.now(), offline }; return; }
   if (document.activeElement !== target) target.focus({ preventScroll: true });
-  if (place.caret !== undefined && target.tagName === "INPUT") target.setSelectionRange(place.caret, place.caret);
+  if (place.caret !== undefined && target.tagName === "INPUT") target.setSelectionRange(...place.caret);  // (a selection too)
   waiting = place.joining && !dealt() ? { place, target } : null;
 }
 
@@ -192,7 +192,7 @@ const dealt = () => Boolean(table.state && table.state.match && table.state.matc
 export function focusNext() {
   const target = nextControl();
   if (target) target.focus({ preventScroll: true });
-  return Boolean(target);
+  return Boolean(target) && document.activeElement === target;  // (not when it is out of reach)
 }
 
 function samePlace(place) {

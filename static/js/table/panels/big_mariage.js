@@ -30,8 +30,11 @@ function valueBox(values, key, testid, what, label, send) {
     t("bm.value_range", { low: values[0], high: values[values.length - 1] }));
   const input = el("input", { type: "text", inputmode: "numeric", autocomplete: "off", enterkeyhint: "send", class: "bidvalue",
     id: testid, "data-testid": testid, "aria-label": t("bm.value_label", { what: t("bm." + what + "_name") }), "aria-describedby": hint.id });
+  // (not sendable, it says so and stays in the focus order: disabled, Tab had gone past it to
+  // "Pass", which Enter then said)
+  let valid = true;
   const sendButton = el("button", { type: "button", class: "button primary", "data-testid": testid.replace("-value", "-button"),
-    "aria-describedby": testid, onclick: () => send(values[i]) }, label);
+    "aria-describedby": testid, onclick: () => { if (valid) send(values[i]); } }, label);
   const step = (by, suffix) => el("button", { type: "button", class: "button", "data-testid": testid + suffix,
     "aria-label": t(by < 0 ? "bm.step_down" : "bm.step_up", { what: t("bm." + what + "_name"), n: Math.abs(by) * 5 }),
     onclick: () => { set(i + by); announce(String(values[i])); } }, (by < 0 ? "−" : "+") + Math.abs(by) * 5);
@@ -39,12 +42,12 @@ function valueBox(values, key, testid, what, label, send) {
   const show = (typed) => {
     const n = /^\s*\d+\s*$/.test(typed) ? values.indexOf(Number(typed)) : -1;
     if (n >= 0) i = n;
-    const valid = n >= 0;
+    valid = n >= 0;
     chosen[key] = values[i];
     chosen[typedKey] = valid ? null : typed;
     input.setAttribute("aria-invalid", String(!valid));
     hint.hidden = valid;
-    sendButton.disabled = !valid;
+    sendButton.setAttribute("aria-disabled", String(!valid));
     buttons.forEach((b, k) => b.setAttribute("aria-disabled", String(k ? i === values.length - 1 : i === 0)));
   };
   const set = (j) => {
@@ -53,10 +56,10 @@ function valueBox(values, key, testid, what, label, send) {
     show(input.value);
   };
   input.addEventListener("input", () => show(input.value));
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter" && !sendButton.disabled) send(values[i]); });
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter" && valid) send(values[i]); });
   input.value = chosen[typedKey] ?? String(values[i]);
   show(input.value);
-  return [el("span", { class: "stepper" }, buttons[0], input, buttons[1], buttons[2]), sendButton, hint];
+  return { stepper: el("span", { class: "stepper" }, buttons[0], input, buttons[1], buttons[2]), sendButton, hint };
 }
 
 const suitText = (suit) => SUIT_SYMBOL[suit] + " " + suitName(suit);
@@ -76,12 +79,15 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   }
   if (moves.bid || (moves.pass && deal.phase === "bidding")) {
     const box = el("div", { class: "bidbox", "data-testid": "bidbox" });
+    let bid = null;
     if (moves.bid && moves.bid.length) {
       // each time the bidding comes round, the stepper starts at the lowest bid allowed
       if (chosen.bidTurn !== deal.bids.length) Object.assign(chosen, { bid: moves.bid[0], bidTyped: null, bidTurn: deal.bids.length });
-      box.append(...valueBox(moves.bid, "bid", "bid-value", "bid", t("bm.bid"), (value) => act({ type: "bid", value })));
+      bid = valueBox(moves.bid, "bid", "bid-value", "bid", t("bm.bid"), (value) => act({ type: "bid", value }));
+      box.append(bid.stepper, bid.sendButton);
     }
     box.append(el("button", { type: "button", class: "button", "data-testid": "pass-button", onclick: () => act({ type: "pass" }) }, t("bm.pass")));
+    if (bid) box.append(bid.hint);  // (after "Pass": shown, it moves nothing under the thumb)
     line(box);
     if (firstDeal(state)) line(el("span", { class: "note aim", "data-testid": "aim" }, t("bm.bid_help")));
   }
@@ -125,8 +131,8 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   }
   if (moves.contract) {
     if (!moves.contract.includes(chosen.contract)) Object.assign(chosen, { contract: moves.contract[0], contractTyped: null });
-    line(el("div", { class: "bidbox" }, t("bm.fix_contract"), " ",
-      ...valueBox(moves.contract, "contract", "contract-value", "contract", t("bm.contract_button"), (value) => act({ type: "contract", value }))));
+    const contract = valueBox(moves.contract, "contract", "contract-value", "contract", t("bm.contract_button"), (value) => act({ type: "contract", value }));
+    line(el("div", { class: "bidbox" }, t("bm.fix_contract"), " ", contract.stepper, contract.sendButton, contract.hint));
     if (firstDeal(state)) line(el("span", { class: "note aim", "data-testid": "aim" }, t("bm.contract_help")));
   }
   if (moves.trump && moves.trump.length) {
