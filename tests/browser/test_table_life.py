@@ -414,6 +414,15 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
     healthy(page)
 
 
+#: The seats and the hand's cards that the toast lies on, of what of them is in sight (the table
+#: scrolls under its bar).
+TOAST_COVERS = """() => { const r = document.getElementById('toast').getBoundingClientRect();
+  const top = document.querySelector('.tablebar').getBoundingClientRect().bottom;
+  return [...document.querySelectorAll('.seat, #hand .card')].filter((e) => { const s = e.getBoundingClientRect();
+    return s.width && s.left < r.right && r.left < s.right && Math.max(s.top, top) < r.bottom && r.top < s.bottom; })
+    .map((e) => e.dataset.testid || e.dataset.card); }"""
+
+
 def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new_page):
     code = create_room(live, "black_maria", ["open", "open", "bot:rules"])
     # (a small phone, in Russian: the bar's longest words)
@@ -432,13 +441,7 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     assert boris.locator("#toast b b").count() == 0
     assert boris.get_attribute("#toast", "aria-hidden") == "true"  # (announced already: not read twice)
     # over the bars, not a seat nor the hand (a partner's line had hidden the partner's seat)
-    # (what of them is in sight: the table scrolls under its bar)
-    covered = boris.evaluate("""() => { const r = document.getElementById('toast').getBoundingClientRect();
-      const top = document.querySelector('.tablebar').getBoundingClientRect().bottom;
-      return [...document.querySelectorAll('.seat, #hand .card')].filter((e) => { const s = e.getBoundingClientRect();
-        return s.width && s.left < r.right && r.left < s.right && Math.max(s.top, top) < r.bottom && r.top < s.bottom; })
-        .map((e) => e.dataset.testid || e.dataset.card); }""")
-    assert boris.locator("#toast").is_visible() and covered == [], covered
+    assert boris.locator("#toast").is_visible() and boris.evaluate(TOAST_COVERS) == []
     assert boris.get_attribute("[data-testid=chat-tab]", "aria-expanded") == "false"
     assert boris.evaluate("document.querySelector('[data-testid=chat-tab]').textContent") == "Чат, непрочитанных: 2"
     assert boris.locator("[data-testid=chat-unread]").is_visible()
@@ -462,6 +465,14 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     assert boris.locator("[data-testid=score-sheet]").is_visible() and not boris.locator("#chat").is_visible()
     boris.click("[data-testid=sheet-tab]")
     assert boris.locator("#hand").is_visible() and not boris.locator("[data-testid=score-sheet]").is_visible()
+    # held sideways, a line is said over the top of the moves' column, not over his own seat
+    # and his hand (it had covered both)
+    boris.set_viewport_size({"width": 844, "height": 390})
+    anna.fill("#chat-input", "turned?")
+    anna.click("#chat-form button")
+    boris.locator("#toast", has_text="turned?").wait_for()
+    assert boris.evaluate(TOAST_COVERS) == []
+    boris.set_viewport_size({"width": 360, "height": 640})
     # the chat open over the table when Boris's turn comes: said on top of it for as long as it
     # is his turn (a toast had gone after 4 s), and one tap takes him back to the table
     choose_three(boris)
