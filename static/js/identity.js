@@ -5,6 +5,14 @@ import { refusalText, t } from "./common.js";
 
 const KEY = "cardroom.player";
 
+/** Where this browser keeps its seat at a table, per room code: {token, seat, name, at}. */
+export const SEAT_KEY = "cardroom.seat.";
+
+/** This browser's seat at the table `code`, or null. */
+export function keptSeat(code) {
+  try { return JSON.parse(localStorage.getItem(SEAT_KEY + code)) || null; } catch { return null; }
+}
+
 /** {key, name} of this browser's player, or null. */
 export function identity() {
   try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch { return null; }

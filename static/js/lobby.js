@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
 import { t, el, refusalText, sentence, seatName, teamLetter, canShare, shareInvite } from "./common.js";
-import { ensureIdentity, identity, playerHeaders } from "./identity.js";
+import { ensureIdentity, identity, playerHeaders, SEAT_KEY } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
 const CHOICES = { jack_queen: ["marjolet", "same_suit"], marriages: ["declared", "trump_only"] };
@@ -58,12 +58,12 @@ function drawGame() {
 const LAST_TABLE = "cardroom.lastTable";
 let opening = true;
 
-function kept() {
+function lastTables() {
   try { return { games: {}, ...JSON.parse(localStorage.getItem(LAST_TABLE)) }; } catch { return { games: {} }; }
 }
 
 function keep(game, options, seats) {
-  const all = kept();
+  const all = lastTables();
   all.last = game;
   all.games = { ...(all.games || {}), [game]: { options, seats, timer: $("turn-timer").value, think: $("think-time").value } };
   try { localStorage.setItem(LAST_TABLE, JSON.stringify(all)); } catch { /* full: the next form starts afresh */ }
@@ -77,7 +77,7 @@ function setValue(control, value) {
 }
 
 function restore(game) {
-  const saved = (kept().games || {})[game], first = opening;
+  const saved = (lastTables().games || {})[game], first = opening;
   opening = false;
   if (!saved) return;
   for (const [key, value] of Object.entries(saved.options || {})) setValue($("opt-" + key), value);
@@ -129,7 +129,7 @@ function showThinkTime() { $("think-option").hidden = !strongSeats(); }
 async function loadGames() {
   const r = await fetch("/api/games");
   games = (await r.json()).games;
-  const last = document.querySelector(`input[name="game"][value="${kept().last}"]`);
+  const last = document.querySelector(`input[name="game"][value="${lastTables().last}"]`);
   if (last) last.checked = true;
   drawGame();
   $("create-button").disabled = false;  // the page says disabled until the games are known
@@ -168,7 +168,7 @@ async function createRoom(ev) {
     const body = await r.json();
     if (!r.ok) throw new Error(refusalText(body));
     localStorage.setItem("cardroom.name", mine);
-    localStorage.setItem("cardroom.seat." + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine, at: Date.now() }));
+    localStorage.setItem(SEAT_KEY + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine, at: Date.now() }));
     keep(game.name, options, seats);  // (after the seat: the seat is what matters)
     // every other seat a bot's: nobody to invite, straight to the table (a page of a code and a
     // link to share had stood between a newcomer and their first game)
@@ -238,7 +238,7 @@ $("join-form").addEventListener("submit", (ev) => {
 // The tables this browser has a seat at (kept per table since it sat down) and a known player's
 // running matches and waiting tables: the way back to a table whose link was lost, each saying
 // whose turn it is.
-const SEAT_KEY = "cardroom.seat.", MY_TABLES = 8;
+const MY_TABLES = 8;
 async function loadMyTables() {
   const me = identity();
   const seats = new Map();

@@ -3,7 +3,7 @@ import { t, el, actionText, pageData, signed } from "./common.js";
 import { renderSheet, dealHeadline } from "./sheet.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 import { startAnalysis, showMark } from "./analysis.js";
-import { identity } from "./identity.js";
+import { identity, keptSeat } from "./identity.js";
 
 const match = pageData("match-data");
 const names = match.players.map((p) => (p.bot ? t("bot.name", { n: p.seat + 1 }) : p.name));
@@ -18,10 +18,8 @@ const $ = (id) => document.getElementById(id);
 // top): the seat this browser took at the match's table, else a known player's by name; anyone
 // else sees the first seat there.
 function viewerSeat() {
-  try {
-    const kept = JSON.parse(localStorage.getItem("cardroom.seat." + match.room));
-    if (kept && Number.isInteger(kept.seat) && kept.seat < match.players.length) return kept.seat;
-  } catch { /* not a seat's */ }
+  const kept = keptSeat(match.room);
+  if (kept && Number.isInteger(kept.seat) && kept.seat < match.players.length) return kept.seat;
   const me = identity();
   const mine = me && match.players.find((p) => !p.bot && p.name === me.name);
   return mine ? mine.seat : 0;

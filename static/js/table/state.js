@@ -3,9 +3,10 @@
 // clocks, and a finished trick held in the middle for a moment.
 // Game facts (seats, teams) are read from STATE (docs/protocol.md ROOM and SEAT), never assumed.
 import { t, seatName, positions } from "../common.js";
+import { SEAT_KEY, keptSeat } from "../identity.js";
 
 const app = document.getElementById("table-app");
-const SEAT_KEY = "cardroom.seat." + app.dataset.code;
+const CODE = app.dataset.code;
 
 /** The match's first deal is being played: the game's aim and its bids are said for a newcomer
  * there (panels/*.js), and not again once they have been read. */
@@ -17,7 +18,7 @@ export const GRACE_MS = Number(app.dataset.standinGrace || 0) * 1000;
 
 export const table = {
   code: app.dataset.code,
-  seat: loadSeat(), // {token, seat, name}: this browser's seat, kept in localStorage per room
+  seat: keptSeat(CODE), // {token, seat, name}: this browser's seat, kept in localStorage per room
   seq: null, // the last event seen: hello's `since` after a reconnection
   state: null, // the STATE on the screen
   queue: [], // STATEs waiting while a finished trick is held
@@ -43,15 +44,11 @@ function noChoices() {
   return { pass: new Set(), give: null, call: null, bid: null, bidTurn: null, contract: null };
 }
 
-function loadSeat() {
-  try { return JSON.parse(localStorage.getItem(SEAT_KEY)) || null; } catch { return null; }
-}
-
 export function saveSeat(seat) {
   table.seat = seat;
   // (`at`: when the seat was last taken or come back to; the lobby lists one's newest tables)
-  if (seat) localStorage.setItem(SEAT_KEY, JSON.stringify({ ...seat, at: Date.now() }));
-  else localStorage.removeItem(SEAT_KEY);
+  if (seat) localStorage.setItem(SEAT_KEY + CODE, JSON.stringify({ ...seat, at: Date.now() }));
+  else localStorage.removeItem(SEAT_KEY + CODE);
 }
 
 /** Each seat's name as shown: a person's, a bot's in the page's language, or "Seat 2" when it is free
