@@ -452,6 +452,9 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     assert anna.locator("[data-testid=chat-unread]").is_hidden()  # a laptop shows the chat beside the table
     assert boris.evaluate("window.toastsSeen.filter(([kind]) => kind.includes('chat')).length") == 2
     shot(boris, "chat-unread-phone")
+    # still unread when the page opens again (a phone that slept, a reload)
+    boris.reload()
+    boris.wait_for_selector("[data-testid=chat-unread-count]:text-is('2')")
     boris.click("[data-testid=chat-tab]")  # one tap
     assert boris.locator("[data-testid=chat-lines]").is_visible()
     assert boris.locator("[data-testid=chat-unread]").is_hidden()
@@ -460,6 +463,9 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     boris.click("#chat-form button")
     anna.locator("[data-testid=chat-lines] li", has_text="yes").wait_for()
     assert boris.locator("[data-testid=chat-unread]").is_hidden()  # one's own lines are read
+    boris.reload()  # and what was read stays read
+    boris.locator("#hand .card").first.wait_for()
+    assert boris.locator("[data-testid=chat-unread]").is_hidden()
     shot(boris, "chat-open-phone")
     boris.click("[data-testid=sheet-tab]")  # the other tab: the score sheet instead
     assert boris.locator("[data-testid=score-sheet]").is_visible() and not boris.locator("#chat").is_visible()

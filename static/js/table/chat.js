@@ -1,7 +1,9 @@
 // The table chat: the last lines (from each STATE's `chat` and from chat events), shown as plain
 // text, the form for seated people (spectators read only), and the count of lines that came
-// while the chat was out of sight (a phone shows it on the chat tab). A line refused, or lost
-// with a socket given up (a dead link), goes back into the box to be sent again.
+// while the chat was out of sight (a phone shows it on the chat tab; the last line read is kept
+// per table in localStorage, so that lines said while the page was closed or asleep are counted
+// when it opens again). A line refused, or lost with a socket given up (a dead link), goes back
+// into the box to be sent again.
 import { t, el } from "../common.js";
 import { table } from "./state.js";
 import { toast, announce } from "./notices.js";
@@ -10,13 +12,22 @@ const $ = (id) => document.getElementById(id);
 
 const chatInSight = () => $("chat").getClientRects().length > 0;
 
+// The seq of the last line this browser has had in sight at this table.
+const READ_KEY = `cardroom.chatRead.${table.code}`;
+let read = null;
+function readUpTo(seq) {
+  read = Math.max(seq, read === null ? seq : read);
+  try { localStorage.setItem(READ_KEY, String(read)); } catch { /* a full storage: counted from now on */ }
+}
+
 /** A chat event (docs/protocol.md `event`, kind "chat") numbered `seq`; `ack`: the id of the
  * line this page sent, if it is that one. */
 export function addChatLine(seq, event, ack) {
   table.chat.lines.set(seq, { seq, ...event });
   forget(ack);
   const mine = table.state && event.seat === table.state.you.seat;
-  if (!mine && !chatInSight()) {
+  if (chatInSight()) readUpTo(seq);
+  else if (!mine) {
     table.chat.unread += 1;
     // (a phone's chat lies closed over the table: a count on its tab alone had gone unseen;
     // a refusal shown is not covered)
@@ -31,6 +42,16 @@ export function addChatLine(seq, event, ack) {
 /** The chat came into sight: everything in it is read. */
 export function chatSeen() {
   table.chat.unread = 0;
+  const seqs = [...table.chat.lines.keys()];
+  if (seqs.length) readUpTo(Math.max(...seqs));
+  drawUnread();
+}
+
+// The page's first STATE: the others' lines past the last one read here are unread.
+function countUnread(state) {
+  read = Number(localStorage.getItem(READ_KEY)) || 0;
+  if (chatInSight()) return chatSeen();
+  table.chat.unread = (state.chat || []).filter((c) => c.seq > read && c.seat !== state.you.seat).length;
   drawUnread();
 }
 
@@ -45,6 +66,7 @@ function drawUnread() {
 export function drawChat() {
   const { state, chat } = table;
   for (const c of state.chat || []) chat.lines.set(c.seq, c);
+  if (read === null) countUnread(state);
   const lines = [...chat.lines.values()].sort((x, y) => x.seq - y.seq).slice(-50);
   const shown = lines.length + ":" + (lines.length ? lines[lines.length - 1].seq : "");
   $("chat-form").hidden = state.you.seat === null;
