@@ -74,6 +74,7 @@ REASONS = {
                 "marks piled on a letter",
     "name_mixes_alphabets": "a word of a name keeps to one alphabet: Latin, Cyrillic and Greek "
                             "letters look alike",
+    "name_like_a_bot": "a name cannot read as a bot's: a table calls its bots \"Bot 2\", \"Bot 3\"",
     "name_claimed": "the name {name!r} is someone's; choose another, e.g. {suggestion!r}",
     "bad_player_key": "this player key is not known here; it changes nothing",
     "no_player_key": "this needs your player key (the X-Player-Key header)",
@@ -183,9 +184,8 @@ _JOINING = (r"\p{sc=Arab}\p{sc=Syrc}\p{sc=Deva}\p{sc=Beng}\p{sc=Guru}\p{sc=Gujr}
             r"\p{sc=Taml}\p{sc=Telu}\p{sc=Knda}\p{sc=Mlym}\p{sc=Sinh}")
 #: Of those, the ones in the place where they do show something: the joiner of an emoji
 #: sequence (a family), the joiners of the scripts above, a variation selector after an emoji
-#: (❤️) or an ideograph, Mongolian's variation selectors, a subdivision flag's tags, the
-#: grapheme joiner after a letter. Anywhere else they would make another name of one that reads
-#: the same.
+#: (❤️) or an ideograph, Mongolian's variation selectors, a subdivision flag's tags. Anywhere
+#: else they would make another name of one that reads the same.
 _IN_PLACE = (
     r"(?<=\p{Extended_Pictographic}[\U0001f3fb-\U0001f3ff\ufe0f]?)\u200d"
     r"(?=\p{Extended_Pictographic})"
@@ -193,12 +193,19 @@ _IN_PLACE = (
     r"|(?<=\p{Emoji})[\ufe0e\ufe0f]"
     r"|(?<=\p{Ideographic})[\ufe00-\ufe0f\U000e0100-\U000e01ef]"
     r"|(?<=\p{sc=Mong})[\u180b-\u180f]"
-    r"|(?<=\U0001f3f4[\U000e0020-\U000e007e]*)[\U000e0020-\U000e007f]"
-    r"|(?<=[\p{L}\p{M}])\u034f")
-#: An unseen character, as group 1 where it is in its place.
-_UNSEEN_IN_NAME = regex.compile(f"({_IN_PLACE})|{_UNSEEN}", regex.V1)
-#: In a chat line, line breaks and tabs are kept.
-_UNSEEN_IN_CHAT = regex.compile(f"({_IN_PLACE})|[{_UNSEEN}--[\\t\\n]]", regex.V1)
+    r"|(?<=\U0001f3f4[\U000e0020-\U000e007e]*)[\U000e0020-\U000e007f]")
+#: An unseen character, as group 1 where it is in its place. A name takes no grapheme joiner
+#: (it draws nothing after a letter: "Anna" and "Anna" with one had been two people), nor a
+#: private-use, unassigned or lone surrogate code point (a box, or nothing, by the font).
+_UNSEEN_IN_NAME = regex.compile(f"({_IN_PLACE})|{_UNSEEN}|[\\p{{Co}}\\p{{Cn}}\\p{{Cs}}]", regex.V1)
+#: In a chat line, line breaks and tabs are kept, and the grapheme joiner after a letter.
+_UNSEEN_IN_CHAT = regex.compile(f"({_IN_PLACE}|(?<=[\\p{{L}}\\p{{M}}])\\u034f)|[{_UNSEEN}--[\\t\\n]]",
+                                regex.V1)
+#: Spaces of every width, and the braille pattern without dots, which reads as one: a name's
+#: are plain spaces, one between words ("Zorr o" with a hair space had posed as "Zorro").
+_SPACES = regex.compile(r"[\p{Zs}\u2800]+")
+#: What a table calls its bots, in either language (``bot_name``, the pages' "bot.name").
+_BOT_NAME = regex.compile(r"(bot|бот) ?\d+")
 #: A character that shows something: not a space, a mark on another, nor blank (the braille
 #: pattern without dots).
 _SEEN = regex.compile(r"[^\p{Z}\p{M}\p{Default_Ignorable_Code_Point}\s\u2800]")
@@ -217,10 +224,10 @@ def visible_length(text: str) -> int:
 
 
 def person_name(value: str) -> str:
-    """A name as people see it: NFC, without surrounding spaces; Refusal if nothing of it
-    shows, if it is too long, or holds characters that show as nothing, change the direction
-    of the text, or marks piled on a letter."""
-    name = unicodedata.normalize("NFC", value).strip()
+    """A name as people see it: NFC, its spaces plain and single, none around it; Refusal if
+    nothing of it shows, if it is too long, holds characters that show as nothing, change the
+    direction of the text, or marks piled on a letter, or reads as a bot's."""
+    name = _SPACES.sub(" ", unicodedata.normalize("NFC", value)).strip()
     if any(not found[1] for found in _UNSEEN_IN_NAME.finditer(name)) or _PILED.search(name):
         raise Refusal("bad_field", "bad_name")
     if not _SEEN.search(name):
@@ -230,6 +237,8 @@ def person_name(value: str) -> str:
     if any(sum(bool(alphabet.search(word)) for alphabet in _ALPHABETS) > 1
            for word in name.split()):
         raise Refusal("bad_field", "name_mixes_alphabets")
+    if _BOT_NAME.fullmatch(name_key(name)):
+        raise Refusal("bad_field", "name_like_a_bot")
     return name
 
 

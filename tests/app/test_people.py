@@ -161,6 +161,7 @@ async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_to
     ("Anna\x00", "bad_name"), ("\x1b[31mAnna", "bad_name"), ("anna\u202e", "bad_name"),
     ("\u2067Boris", "bad_name"), ("vict\u0456m", "name_mixes_alphabets"),
     ("\u03a9mega", "name_mixes_alphabets"), ("Bob.\u0456", "name_mixes_alphabets"),
+    ("Anna\u034f", "bad_name"), ("Bot 2", "name_like_a_bot"),
 ])
 async def test_names_with_control_or_direction_characters_are_refused(server, name, reason):
     async with httpx.AsyncClient(base_url=server.http) as http:

@@ -161,7 +161,10 @@ def test_the_protocol_document_names_every_error_code_and_message_type():
                                   "\ufeffZoe", "a\u2060b", "a\u2028b", "\U000e0041",
                                   # joiners, selectors and tags out of their place
                                   "P\u200d1", "P\u200c1", "P\ufe0f1", "P\U000e0041 1", "A\u200dB",
-                                  "Y" + "\u0336\u0337\u0338" * 5])  # marks spilling over
+                                  "Y" + "\u0336\u0337\u0338" * 5,  # marks spilling over
+                                  # a grapheme joiner, drawn as nothing after a letter; a
+                                  # private-use or lone surrogate code point
+                                  "Anna\u034f", "An\u034fna", "Anna\ue000", "\ud800Anna"])
 def test_a_name_with_control_invisible_or_text_direction_characters_is_refused(name):
     with pytest.raises(Refusal) as refused:
         protocol.person_name(name)
@@ -184,6 +187,22 @@ def test_a_name_of_which_nothing_shows_is_no_name(name):
                                   "\u6f22\U000e0100\u5b57"])
 def test_emoji_sequences_and_the_marks_and_joiners_of_scripts_stay_in_a_name(name):
     assert protocol.person_name(name) == name
+
+
+def test_a_names_spaces_are_plain_and_single():
+    """A hair space had made "Zorr o" another person than "Zorro", a blank braille pattern
+    "Anna⠀" than "Anna": both read the same."""
+    assert protocol.person_name("Zorr\u200ao") == "Zorr o"
+    assert protocol.person_name("Anna\u2800") == "Anna"
+    assert protocol.person_name("Anna\u00a0\u3000 Maria") == "Anna Maria"
+
+
+@pytest.mark.parametrize("name", ["Bot 2", "bot 3", "Бот 4", "БОТ1", "\uff22\uff4f\uff54 2"])
+def test_a_name_that_reads_as_a_bots_is_refused(name):
+    with pytest.raises(Refusal) as refused:
+        protocol.person_name(name)
+    assert refused.value.reason == "name_like_a_bot"
+    assert protocol.person_name("Mr " + name) == "Mr " + name  # (one that only holds one)
 
 
 def test_a_name_is_normalised_and_its_length_counted_in_characters_a_person_sees():
