@@ -14,6 +14,8 @@ the server's WebSocket state; the replay frames are the engine's own views.
 from __future__ import annotations
 
 import asyncio
+import json
+from collections import OrderedDict
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Annotated
@@ -22,7 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exception_handlers import http_exception_handler
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
@@ -65,6 +67,7 @@ def install(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=str(ROOT / "static")), name="static")
     app.include_router(router)
     app.add_exception_handler(HTTPException, not_found_page)
+    app.state.replays = OrderedDict()  # (each app its own: another database, other matches)
 
 
 async def not_found_page(request: Request, error: HTTPException):
@@ -281,7 +284,10 @@ async def set_language(code: str, request: Request, next: str = "/"):
 # -- JSON for the pages ------------------------------------------------------------------------
 
 def replay_frames(record: dict) -> dict:
-    """Every position of a finished match: the start of each deal, then after each action."""
+    """Every position of a finished match: the start of each deal, then after each action.
+    A frame holds the deal's view and the totals, not the match's deals so far: those are the
+    match page's (``deal_list``), and in every frame they had grown the answer by their square
+    (1.1 MB for a match of ten deals)."""
     frames = []
     match = None
     for step in positions(record):
@@ -289,17 +295,34 @@ def replay_frames(record: dict) -> dict:
         view = match.view(EVERYONE)
         frames.append({"deal": step.deal, "index": step.index, "seat": step.seat,
                        "action": step.action, "totals": view["totals"],
-                       "deal_view": view["deal"], "deals": view["deals"],
-                       "finished": view["finished"], "winners": view["winners"],
-                       "to_act": view["to_act"]})
+                       "deal_view": view["deal"], "to_act": view["to_act"]})
     game = GAMES[record["game"]]
     return {"game": game.name, "options": match.options if match else record.get("options"),
-            "players": record.get("players"), "seats": game.seats, "teams": game.teams,
-            "frames": frames}
+            "seats": game.seats, "teams": game.teams, "frames": frames}
+
+
+#: How many finished matches' frames, encoded, a process keeps (``app.state.replays``, by
+#: match): a replay is worked out once, not at every request (twenty at once had held the
+#: server's answers up for seconds). The players' names are not kept: someone renamed is read
+#: afresh.
+REPLAYS_KEPT = 16
+
+
+async def _replay_json(replays: OrderedDict[int, bytes], match_id: int, record: dict) -> bytes:
+    body = replays.get(match_id)
+    if body is None:
+        body = await asyncio.to_thread(lambda: json.dumps(replay_frames(record)).encode())
+        replays[match_id] = body
+        while len(replays) > REPLAYS_KEPT:
+            replays.popitem(last=False)
+    replays.move_to_end(match_id)
+    return body
 
 
 @router.get("/api/matches/{match_id}/replay", tags=["pages"])
-async def match_replay(match_id: int, store: StoreDep):
+async def match_replay(match_id: int, store: StoreDep, request: Request):
     """Replay frames of a finished match, all hands open (409 while it runs)."""
     record = await finished_record(store, match_id)
-    return JSONResponse(await asyncio.to_thread(replay_frames, record))
+    frames = await _replay_json(request.app.state.replays, match_id, record)
+    players = json.dumps(record.get("players")).encode()
+    return Response(b'{"players": ' + players + b", " + frames[1:], media_type="application/json")

@@ -51,6 +51,12 @@ async def test_whole_match(server, game):
         assert detail["totals"] == final["totals"] and detail["winners"] == final["winners"]
         assert [d["scores"] for d in detail["deal_list"]] == [d["scores"] for d in final["deals"]]
         assert all(d["summary"] is not None for d in detail["deal_list"])
+        # the replay: a frame a position, each its deal's view and the totals (not the deals so
+        # far: they had grown the answer by their square, 1.1 MB for ten deals)
+        replay = (await http.get(f"/api/matches/{match_id}/replay")).json()
+        assert replay["frames"][-1]["totals"] == detail["totals"]
+        assert all(set(f) == {"deal", "index", "seat", "action", "totals", "deal_view", "to_act"}
+                   for f in replay["frames"])
         r = await http.get(f"/api/matches/{match_id}/record")
         assert r.status_code == 200
         record = r.json()

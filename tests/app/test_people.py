@@ -130,6 +130,7 @@ async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_to
     async with httpx.AsyncClient(base_url=server.http) as http:
         listed = (await http.get("/api/matches", params={"player": name})).json()["matches"]
         assert [p["guest"] for p in listed[0]["players"]] == [True, True]
+        replay = (await http.get(f"/api/matches/{listed[0]['id']}/replay")).json()
         key = (await http.post("/api/me", json={"name": name})).json()["key"]
         page = (await http.get(f"/api/players/{name}")).json()
         assert page["claimed"] and page["played"] == 1
@@ -149,6 +150,9 @@ async def test_claiming_a_guests_name_keeps_its_history_and_a_rename_keeps_it_to
         assert (await http.get(f"/api/players/{name}")).status_code == 404
         listed = (await http.get("/api/matches", params={"player": new})).json()["matches"]
         assert listed[0]["players"][0]["name"] == new  # the history shows her new name
+        again = (await http.get(f"/api/matches/{listed[0]['id']}/replay")).json()
+        assert again["players"][0] == new  # and so does the replay, worked out before
+        assert again["frames"] == replay["frames"]
         # a name someone has, claimed or not, cannot be taken by a rename
         other = listed[0]["players"][1]["name"]
         clash = await http.patch("/api/me", json={"name": other}, headers={"X-Player-Key": key})
