@@ -261,7 +261,11 @@ def standings(session: Session, names: list[str], game: str | None = None,
     """A league table of ``names`` (whatever their case): each one's STATS over the matches in
     which at least two of them played (all their matches when only one is asked), best first
     (more matches won, then fewer played, then the better average per deal); in Big Mariage,
-    each partnership of two of them; and the names nobody has played under."""
+    each partnership of two of them; and the names nobody has played under. Without names,
+    the :func:`leaderboard` of everyone."""
+    if not names:
+        return {"standings": leaderboard(session, game, since, until), "partnerships": [],
+                "unknown": []}
     known = everyone(session)
     found = {name: meant_by(known, name) for name in names}
     people = list({p.id: p for matches in found.values() for p in matches}.values())

@@ -249,9 +249,7 @@ async def standings_page(request: Request, store: StoreDep, players_: Annotated[
     names = [n.strip() for n in players_.split(",") if n.strip()][:20]
     game_ = game if game in GAMES else None
     begun, ended = day(since, zone=tz), day(until, end=True, zone=tz)
-    table = await in_session(store, lambda s: players.standings(s, names, game_, begun, ended)
-                             if names else {"standings": players.leaderboard(s, game_, begun, ended),
-                                            "partnerships": [], "unknown": []})
+    table = await in_session(store, lambda s: players.standings(s, names, game_, begun, ended))
     return page(request, "standings.html", table=table, filters={
         "players": ", ".join(names), "game": game_ or "", "since": since, "until": until})
 

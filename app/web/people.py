@@ -224,7 +224,8 @@ async def standings(store: StoreDep, players_: Annotated[str, Query(
                     game: str | None = None, since: datetime | None = None,
                     until: datetime | None = None):
     """A league table of these people, best first, over the matches in which at least two of
-    them played; Big Mariage partnerships apart."""
+    them played; Big Mariage partnerships apart. Without names, everyone who has finished a
+    match here (the first 50)."""
     names = [n.strip() for n in players_.split(",") if n.strip()][:20]
     if game is not None and game not in GAMES:
         raise Refusal("bad_field", "bad_field", field="game")

@@ -107,8 +107,10 @@ async def test_the_standings_page_without_names_ranks_everyone_who_played(server
     stored(server, played("marjolet", 4, {"target": 1}), names)
     async with httpx.AsyncClient(base_url=server.http) as http:
         page = (await http.get("/standings", headers={"Accept-Language": "en"})).text
+        table = (await http.get("/api/standings")).json()
     assert "Everyone who has played here" in page  # (it had been empty until names were typed)
     assert all(f'href="/players/{quote(name, safe="")}"' in page for name in names)
+    assert {row["name"] for row in table["standings"]} >= set(names)  # (so does the API's)
 
 
 async def test_a_russian_name_is_found_in_any_case_in_history_and_standings(server):
