@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, StrictInt
+from pydantic import BaseModel, Field, StrictFloat, StrictInt
 
 from engine import GAMES, BadOptions
 
@@ -31,9 +31,10 @@ class CreateRoom(BaseModel):
     seats: list[str] | None = Field(
         None, description='one per seat: "open", "bot:rules", "bot:random" or "bot:strong" '
                           '(default: every seat open)')
-    turn_timer: float | None = Field(None, ge=1, le=600,
+    # (strict: not true, nor "30", which had been taken for 1 s and 30 s)
+    turn_timer: StrictFloat | None = Field(None, ge=1, le=600,
                                      description="seconds per turn for people; null: off")
-    think_time: float | None = Field(
+    think_time: StrictFloat | None = Field(
         None, description="seconds the strong bot thinks per decision (THINK_TIME_MIN to "
                           "THINK_TIME_MAX, at most the turn timer); null: the server's "
                           "THINK_TIME, or the turn timer when that is shorter")

@@ -45,7 +45,7 @@ async def test_a_target_has_a_maximum_per_game(http, game):
     assert r.status_code == 201
 
 
-@pytest.mark.parametrize("timer", ["1e309", "-1e309", "NaN", "0.5", "601", "0"])
+@pytest.mark.parametrize("timer", ["1e309", "-1e309", "NaN", "0.5", "601", "0", "true", "\"30\""])
 async def test_the_turn_timer_is_finite_and_between_1_and_600_seconds(http, timer):
     body = '{"game": "marjolet", "turn_timer": %s}' % timer
     r = await http.post("/api/rooms", content=body,
