@@ -86,21 +86,24 @@ export const isRed = (card) => card[1] === "H" || card[1] === "D";
 export const rankLabel = (rank) => (rank === "T" ? "10" : rank === "J" ? t("rank.J") : rank === "Q" ? t("rank.Q") : rank === "K" ? t("rank.K") : rank === "A" ? t("rank.A") : rank);
 export const cardLabel = (card) => rankLabel(card[0]) + SUIT_SYMBOL[card[1]];
 export const suitName = (suit) => t("suit." + suit);
-/** The spoken name of a card: "10 of diamonds", "десятка бубён" (for aria-label). */
-export const cardName = (card) => t("card.name", { rank: t("rankname." + card[0]), suit: t("suit_of." + card[1]) });
+/** The spoken name of a card: "10 of diamonds", "десятка бубён" (for aria-label); `as`
+ * "object" where a verb acts on it, for Russian's accusative ("кладёт десятку бубён": the
+ * nominative had been heard after every verb). */
+export const cardName = (card, as = "") => t("card.name", { rank: t((as === "object" ? "rankname_acc." : "rankname.") + card[0]), suit: t("suit_of." + card[1]) });
 
 /** A SEAT's name as shown: a bot's in the page's language (the server names it by its seat). */
 export const seatName = (seat) => (seat.kind === "bot" ? t("bot.name", { n: seat.seat + 1 }) : seat.name);
 
-/** A text span "10♦" in the card's colour. */
-export function cardText(card) {
+/** A text span "10♦" in the card's colour (`as`: see cardName). */
+export function cardText(card, as = "") {
   const span = document.createElement("span");
   span.className = "cardtext" + (isRed(card) ? " red" : "");
   span.dataset.card = card;  // (for spoken(): its name rather than "Q♠")
+  span.dataset.as = as;
   span.textContent = cardLabel(card);
   // read by its name wherever it is ("Т♥" had been read as a letter and a symbol)
   span.setAttribute("role", "img");
-  span.setAttribute("aria-label", cardName(card));
+  span.setAttribute("aria-label", cardName(card, as));
   return span;
 }
 
@@ -110,7 +113,7 @@ export function spoken(parts) {
   const say = (node) => {
     if (typeof node === "string") return node;
     if (node.nodeType === Node.TEXT_NODE) return node.textContent;
-    if (node.dataset && node.dataset.card && node.classList.contains("cardtext")) return cardName(node.dataset.card);
+    if (node.dataset && node.dataset.card && node.classList.contains("cardtext")) return cardName(node.dataset.card, node.dataset.as);
     // (a list of cards said with a pause between them: "10 of hearts 8 of hearts" had run on)
     if (node.classList && node.classList.contains("cardlist")) return [...node.querySelectorAll(".cardtext")].map(say).join(", ");
     return [...node.childNodes].map(say).join("");
@@ -118,10 +121,10 @@ export function spoken(parts) {
   return [parts].flat().map(say).join("");
 }
 
-export function cardsText(cards) {
+export function cardsText(cards, as = "") {
   const frag = document.createElement("span");
   frag.className = "cardlist";
-  cards.forEach((c, i) => { if (i) frag.append(" "); frag.append(cardText(c)); });
+  cards.forEach((c, i) => { if (i) frag.append(" "); frag.append(cardText(c, as)); });
   return frag;
 }
 
@@ -170,14 +173,15 @@ export const teamLetter = (team) => t("team.letter_" + team);
 export function actionText(seat, action, names, passTo = null) {
   const who = names[seat];
   switch (action.type) {
-    case "play": return [t(action.trump ? "replay.play_call" : "replay.play", { name: who }), " ", cardText(action.card)];
+    // (what the verb acts on: "Клара кладёт семёрку треф"; after the call's colon, as named)
+    case "play": return [t(action.trump ? "replay.play_call" : "replay.play", { name: who }), " ", cardText(action.card, action.trump ? "" : "object")];
     case "pass": return action.cards
-      ? [passTo ? t("replay.pass_cards_to", { name: who, to: names[passTo[seat]] }) : t("replay.pass_cards", { name: who }), " ", cardsText(action.cards)]
+      ? [passTo ? t("replay.pass_cards_to", { name: who, to: names[passTo[seat]] }) : t("replay.pass_cards", { name: who }), " ", cardsText(action.cards, "object")]
       : [t("replay.pass", { name: who })];
     case "bid": return [t("replay.bid", { name: who, n: action.value })];
     case "contract": return [t("replay.contract", { name: who, n: action.value })];
-    case "give": return [t("replay.give", { name: who, to: names[action.to] }), ...(action.card ? [" ", cardText(action.card)] : [])];  // (others see no card)
-    case "declare": return [t("replay.declare", { name: who }), " ", cardsText(action.cards)];
+    case "give": return [t("replay.give", { name: who, to: names[action.to] }), ...(action.card ? [" ", cardText(action.card, "object")] : [])];  // (others see no card)
+    case "declare": return [t("replay.declare", { name: who }), " ", cardsText(action.cards, "object")];
     case "exchange": return [t("replay.exchange", { name: who })];
     case "draw": return [t("replay.draw", { name: who })];
     default: return [who + ": " + action.type];

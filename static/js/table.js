@@ -116,7 +116,7 @@ function tellDrawn(ev, before, after) {
   const me = before.you.seat, hands = (s) => (s.match && s.match.deal && s.match.deal.hands && s.match.deal.hands[me]) || [];
   if (ev.kind !== "action" || ev.action.type !== "draw" || me === null) return;
   const had = new Set(hands(before)), drawn = hands(after).filter((card) => !had.has(card));
-  if (drawn.length) announce(spoken([t("announce.you_drew"), " ", cardsText(drawn)]) + ".");
+  if (drawn.length) announce(spoken([t("announce.you_drew"), " ", cardsText(drawn, "object")]) + ".");
 }
 
 // The turn timer ran out and the rules bot moved for someone (docs/protocol.md `timer`): told
@@ -126,6 +126,8 @@ function tellTimerPlayed(ev) {
   const deal = (table.state.match && table.state.match.deal) || {};
   const names = seatNames(table.state);
   const mine = ev.seat === table.state.you.seat;
+  // (the bot named as the one who moves, not the person: "Vera passes" told to Vera herself)
+  if (mine) names[ev.seat] = t("table.timer_bot");
   const whose = mine ? t("table.timer_played") : t("table.timer_played_other", { name: names[ev.seat] });
   const said = [whose, " ", ...actionText(ev.seat, ev.action, names, deal.pass_to)];
   toast(said, "info", undefined, false);  // (heard from the announcement, its cards by name)

@@ -704,10 +704,15 @@ def test_the_page_says_when_the_turn_timer_played_for_you(live, new_page):
     toast.wait_for(timeout=10000)  # the pass is not made: the rules bot makes it after a second
     # (read at once: a second later the timer may play the next card, and say so in its place)
     said, cards = toast.evaluate("(t) => [t.textContent, t.querySelectorAll('.cardtext').length]")
-    assert said.startswith("Время вышло, и за вас сходил бот: Анна передаёт"), said
+    assert said.startswith("Ваше время вышло: бот передаёт"), said  # (not "Анна передаёт" to Анна)
     assert cards == 3, said
     shot(page, "turn-timer-played-phone-ru")
-    assert any(line.startswith("Время вышло") for line in page.evaluate("window.__said"))
+    # heard with the cards as what the verb acts on ("передаёт даму пик", not "дама пик")
+    heard = next(line for line in page.evaluate("window.__said") if line.startswith("Ваше время вышло"))
+    ranks = re.findall(r"(?:Бот \d|,) (\S+) (?:пик|треф|бубён|червей)", heard.split(".")[0])
+    assert len(ranks) == 3 and set(ranks) <= {"туза", "короля", "даму", "валета", "десятку", "девятку",
+                                              "восьмёрку", "семёрку", "шестёрку", "пятёрку",
+                                              "четвёрку", "тройку", "двойку"}, heard
     healthy(page)
 
 
