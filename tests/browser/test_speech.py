@@ -551,9 +551,20 @@ def test_black_maria_deal_end_is_said_with_who_took_the_queen(paused, new_page):
     scores = state(page)["match"]["deals"][0]["scores"]
     page.wait_for_function("window.said.join(' ').includes('Deal 1 is over.')")
     # one sentence each: the title, who took the queen, the points (had been "Deal 1 is over Anna: 13")
-    assert f"Deal 1 is over. {name} took the queen of spades. Anna: {scores[0]}, Bot 2: {scores[1]}, Bot 3: {scores[2]}." in said(page), said(page)
+    points = "; ".join(f"{who}: {n}, match total {n}" for who, n in zip(["Anna", "Bot 2", "Bot 3"], scores))
+    assert f"Deal 1 is over. {name} took the queen of spades. {points}." in said(page), said(page)
     text = said(page)
     assert re.search(r"Deal 1 is over\. .*The next deal comes in (59|60) seconds; “Wait” keeps this result open\.", text), text
+    # a later deal says each one's match total beside the deal's points (the match's end had
+    # been said with the last deal's points alone): the totals made to differ, the result drawn
+    page.evaluate("""async () => {
+      const { table } = await import('/static/js/table/state.js');
+      const { drawResult } = await import('/static/js/table/result.js');
+      table.state.match.totals = table.state.match.totals.map((n) => n + 100);
+      table.said.result = '';
+      drawResult({ names: ['Anna', 'Bot 2', 'Bot 3'], teams: null, send: () => {} });
+    }""")
+    assert f"Anna: {scores[0]}, match total {scores[0] + 100}; Bot 2: {scores[1]}," in said(page), said(page)
     assert re.search(r"Your turn\. Choose 3 cards", text), text
     assert re.search(r"from Bot \d: (\w+ of \w+, ){2}\w+ of \w+", text), text
     healthy(page)

@@ -224,6 +224,7 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
     box. The game's aim is said in the first deal, not again."""
     code = create_room(paused, "black_maria", ["open", "open", "bot:rules"])
     anna, boris = new_page(LAPTOP), new_page(PHONE, locale="ru-RU")
+    boris.add_init_script(SAID)
     sit(anna, paused, code, "Anna", 0)
     sit(boris, paused, code, "Boris", 1)
     assert "Q♠ 13" in anna.text_content("[data-testid=aim]")
@@ -268,10 +269,14 @@ def test_the_deal_summary_stays_until_everyone_asks_for_the_next_deal(paused, ne
     assert anna.text_content("[data-testid=waiting-list]").startswith("Boris asked for time to read")
     assert boris.text_content("[data-testid=waiting-list]").startswith("Вы попросили подождать")
     assert boris.locator("[data-testid=wait-deal]").count() == 0 and boris.locator("[data-testid=next-deal]").count() == 1
+    assert any(line.startswith("Вы попросили подождать") for line in boris.evaluate("window.__said"))
 
-    anna.click("[data-testid=next-deal]")
+    anna.focus("[data-testid=next-deal]")
+    anna.keyboard.press("Enter")
     anna.wait_for_selector("[data-testid=ready-waiting]")
     assert anna.text_content("[data-testid=ready-waiting]") == "You are ready. Waiting for Boris…"
+    # the focus goes on to whom the table waits for (it had fallen to the page's body)
+    anna.wait_for_function("document.activeElement.dataset.testid === 'ready-waiting'", timeout=3000)
     boris.wait_for_selector("[data-testid=ready-list]")
     assert "Anna" in boris.text_content("[data-testid=ready-list]")
     assert anna.locator(RESULT).count() == 1 and state(anna)["match"]["deal"]["phase"] == "over"

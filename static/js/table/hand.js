@@ -232,7 +232,10 @@ function nextControl() {
   const controls = [...document.querySelectorAll("#result:not([hidden]) button, #actions button:not(:disabled)")]
     // (a seat for a bot is not what comes next, nor a step of a bid's value: the bid is)
     .filter((b) => !b.closest(".standin-box, .stepper"));
-  return controls[0] || document.querySelector("#hand .card.playable") || document.querySelector("#hand .card");
+  // (past "Next deal" or "Rematch" asked, whom the table waits for: the focus had fallen to the
+  // page's body, and nothing was said)
+  return controls[0] || document.querySelector("#result:not([hidden]) [data-testid=ready-waiting]")
+    || document.querySelector("#hand .card.playable") || document.querySelector("#hand .card");
 }
 
 // A phone's page may be taller than its screen. A redraw that grows what is above the hand (the

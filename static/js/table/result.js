@@ -100,7 +100,13 @@ function whatNext(send, names, finished) {
   if (!finished && readers.length) {
     out.append(el("p", { class: "note", "data-testid": "waiting-list" }, others.length ? t("result.waiting_asked", listed(others)) : t("result.you_wait")));
   }
-  if (iAmReady && waiting.length) out.append(el("p", { class: "note", "data-testid": "ready-waiting" }, t(finished ? "result.rematch_waiting" : "result.waiting_for", listed(waiting))));
+  // ("Wait" pressed: its button goes and the focus with it to "Next deal"; said, as it is shown)
+  const waitKey = `${(room.match || {}).id}:${deal}`;
+  if (room.waiting.includes(you.seat) && table.said.wait !== waitKey) {
+    table.said.wait = waitKey;
+    announce(t("result.you_wait"));
+  }
+  if (iAmReady && waiting.length) out.append(el("p", { class: "note", tabindex: "-1", "data-testid": "ready-waiting" }, t(finished ? "result.rematch_waiting" : "result.waiting_for", listed(waiting))));
   const ready = people.filter((s) => room.ready.includes(s.seat));
   if (ready.length && !iAmReady) out.append(el("p", { class: "note", "data-testid": "ready-list" }, t(finished ? "result.rematch_asked" : "result.ready", listed(ready))));
   if (!finished) out.append(el("p", { class: "countdown", id: "deal-countdown", "data-testid": "deal-countdown" }));
@@ -123,12 +129,15 @@ export function drawDealCountdown() {
 
 const secondsLeft = () => (table.dealDeadline === null ? null : Math.max(0, Math.ceil((table.dealDeadline - performance.now()) / 1000)));
 
-// Screen readers hear the result once: its title, its headline and each column's points.
+// Screen readers hear the result once: its title, its headline and each column's points in the
+// deal and in the match (the match's end had been said with the last deal's points alone:
+// "Winner: Clara … Clara: 6", where her total was 28).
 function tell(m, labels, lines) {
   const key = m.deals.length + ":" + m.finished;
   if (table.said.result === key) return;
   table.said.result = key;
   const last = m.deals[m.deals.length - 1];
   const [title, headline, countdown] = lines;
-  announce([title, headline, labels.map((label, i) => `${label}: ${last.scores[i]}`).join(", "), countdown].filter(Boolean).map(fullStop).join(" "));
+  const points = labels.map((label, i) => t("result.said_side", { name: label, points: last.scores[i], total: m.totals[i] })).join("; ");
+  announce([title, headline, points, countdown].filter(Boolean).map(fullStop).join(" "));
 }
