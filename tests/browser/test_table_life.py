@@ -433,6 +433,7 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     # (a small phone, in Russian: the bar's longest words)
     anna, boris = new_page(LAPTOP), new_page({"width": 360, "height": 640}, locale="ru-RU")
     boris.context.add_init_script(TOASTS_SEEN)
+    boris.add_init_script(SAID)
     sit(anna, live, code, "Anna", 0)
     sit(boris, live, code, "Boris", 1)
     assert not boris.locator("#chat").is_visible()  # the table has the phone's screen
@@ -445,6 +446,8 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     assert ["toast info chat", "Anna: <b>are you there?</b>"] in boris.evaluate("window.toastsSeen")
     assert boris.locator("#toast b b").count() == 0
     assert boris.get_attribute("#toast", "aria-hidden") == "true"  # (announced already: not read twice)
+    # said as the chat's (a line had been heard as a move is: "Anna: шестёрка треф")
+    assert "Anna в чате: hello." in boris.evaluate("window.__said")
     # over the bars, not a seat nor the hand (a partner's line had hidden the partner's seat)
     assert boris.locator("#toast").is_visible() and boris.evaluate(TOAST_COVERS) == []
     assert boris.get_attribute("[data-testid=chat-tab]", "aria-expanded") == "false"

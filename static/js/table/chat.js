@@ -35,7 +35,9 @@ export function addChatLine(seq, event, ack) {
     const long = event.text.length > 140 ? event.text.slice(0, 140) + "…" : event.text;
     if (box.hidden || box.classList.contains("info")) toast([el("b", {}, `${event.name || "?"}: `), long], "info chat", undefined, false);
   }
-  if (!mine) announce(`${event.name || "?"}: ${event.text}`);  // (a screen reader hears it where it is)
+  // (a screen reader hears it where it is, as the chat's: "Boris: шестёрка треф" had been
+  // heard alike from the chat and from a move, a line could pass for a card played)
+  if (!mine) announce(t("chat.heard", { name: event.name || "?", text: event.text }));
   drawUnread();
 }
 
