@@ -649,6 +649,38 @@ def test_the_bid_stepper_starts_at_the_lowest_bid_every_deal(paused, new_page):
 
 # -- a trick held in the middle, and cards in motion ----------------------------------------------
 
+def test_a_card_chosen_while_the_trick_won_is_held_goes_at_once(live, new_page):
+    """The trick just won stays in the middle a moment; its winner, to lead, chooses a card
+    meanwhile (by the keyboard): the hold ends and the card goes (Enter had done nothing, and
+    said nothing, for the hold's 1.6 s after every trick won)."""
+    code = create_room(live, "black_maria", ["open", "bot:random", "bot:random"])
+    page = new_page()
+    page.context.add_init_script("window.CARDROOM_ANIM_MS = 4000;")  # (a hold that outlasts the test's wait)
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    choose_three(page)
+    act_surely(page, page.locator("[data-testid=pass-button]"))
+    watch = Watch([page], 120, "a trick won by Anna")
+    while True:
+        watch()
+        if page.locator("#trick.done .card.winner[data-seat='0']").count():
+            lead = page.evaluate("(window.cardroomTable.state.match.moves.play || [])[0]")
+            if lead:
+                break
+        if page.locator("#trick.done").count():
+            page.wait_for_selector("#trick.done", state="detached", timeout=10000)
+        elif my_turn(page):
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(20)
+    assert page.locator(f'#hand .card[data-card="{lead}"]').get_attribute("aria-disabled") == "true"
+    page.focus(f'#hand .card[data-card="{lead}"]')
+    page.keyboard.press("Enter")
+    page.wait_for_function("(c) => { const t = window.cardroomTable.state.match.deal.trick; "
+                           "return t.length > 0 && t[0][1] === c; }", arg=lead, timeout=2000)
+    healthy(page)
+
+
 def test_the_winner_of_a_held_trick_is_not_told_to_wait_for_themselves(live, new_page):
     """With motion on (the tests' pages have none): the trick just won stays in the middle for
     a moment, its winner reads that they took it; a played card travels to the trick and a

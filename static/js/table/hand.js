@@ -2,7 +2,7 @@
 // call trumps with), the cards chosen and not sent yet (table.chosen), arrow keys between cards,
 // and the keyboard focus kept in place when the table is redrawn.
 import { t, el, cardEl, cardName } from "../common.js";
-import { table } from "./state.js";
+import { table, releaseHold } from "./state.js";
 import { toast } from "./notices.js";
 import { cardsSending } from "./inflight.js";
 
@@ -83,7 +83,12 @@ function cardButton(card, { moves, playable, choosable, callers, marks, sending,
     button.dataset.call = "1";
     button.title = [button.title, t("bm.can_call")].filter(Boolean).join(" · ");
   }
-  button.addEventListener("click", () => choose(card));
+  button.addEventListener("click", () => {
+    if (!releaseHold()) return choose(card);
+    // (the hand drawn again with the turn's moves: the same card's new button takes the click)
+    const again = document.querySelector(`#hand .card[data-card="${card}"]`);
+    if (again && again !== button) again.click();
+  });
   button.addEventListener("keydown", moveAlongRow);
   return button;
 }

@@ -117,6 +117,16 @@ function trickCount(state) {
 // with every deal.
 const CATCH_UP = 4;
 
+/** A card chosen while a trick just won stays in the middle, and the state behind it asks this
+ * seat to move: the hold ends at once (true), so that the card goes. Enter on a card had done
+ * nothing, and said nothing, for the hold's 1.6 s after every trick its player won. */
+export function releaseHold() {
+  const m = table.state && table.state.match;
+  if (!table.holding || !m || !m.moves || !Object.keys(m.moves).length) return false;
+  table.holding.release();
+  return true;
+}
+
 /** receive(STATE, reset) puts each STATE on the screen as it comes (`show()`), except that a
  * trick just closed stays in the middle for `holdMs` before the STATEs after it are shown
  * (`trickWon(seat)` is told first), `paceMs` apart: the others' cards played meanwhile come one
@@ -145,9 +155,10 @@ export function stateQueue({ holdMs, paceMs, show, trickWon }) {
       }
       if (closed.winner !== undefined) trickWon(closed.winner);
       if (holdMs > 0 && table.queue.length <= CATCH_UP) {
-        table.holding = { trick: closed };
+        const holding = table.holding = { trick: closed };
+        holding.release = () => { clearTimeout(holding.timer); table.holding = null; pump(true); };
         show();
-        table.holding.timer = setTimeout(() => { table.holding = null; pump(true); }, holdMs);
+        holding.timer = setTimeout(holding.release, holdMs);
         return;
       }
     }
