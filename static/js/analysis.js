@@ -25,14 +25,18 @@ function svg(tag, attrs, ...children) {
  * once an analysis is there (the replay shows its marks); ``showMove(deal, index)`` takes the
  * replay to a deal's decision. */
 export function startAnalysis(box, match, names, onResult, showMove) {
-  const status = el("p", { class: "an-status", id: "analysis-status", "data-testid": "analysis-status" });
+  // (tabindex: it takes the focus from "Analyse", which goes while it works)
+  const status = el("p", { class: "an-status", id: "analysis-status", tabindex: "-1", "data-testid": "analysis-status" });
+  // what a screen reader is told when an analysis asked for here is ready (its progress, every
+  // 2 s, is read only where the focus is)
+  const told = el("p", { class: "sr-only", role: "status", "data-testid": "analysis-told" });
   // (the decisions analysed, stored as the analysis goes: it had moved a deal at a time)
   const bar = el("progress", { class: "an-progress", "aria-labelledby": "analysis-status", "data-testid": "analysis-progress", hidden: true });
   const ask = el("button", { type: "button", class: "button", "data-testid": "analysis-ask", hidden: true });
   const summary = el("div", { class: "scroll an-summary", "data-testid": "analysis-summary" });
   const marked = el("div", { class: "an-marked", "data-testid": "analysis-marked" });
   const chart = el("div", { class: "chart-box", "data-testid": "analysis-chart" });
-  box.append(status, bar, ask, summary, marked, chart);
+  box.append(status, bar, ask, summary, marked, chart, told);
   const url = `/api/matches/${match.id}/analysis`;
   let timer = null;
   // the chart drawn at the width it has, and again when that changes (at a fixed 640 it had
@@ -55,6 +59,8 @@ export function startAnalysis(box, match, names, onResult, showMove) {
     ask.hidden = bar.hidden = true;
     if (a.status === null || a.status === "failed") {
       status.textContent = t(a.status === null ? "analysis.none" : "analysis.failed");
+      if (asked && a.status === "failed") told.textContent = t("analysis.failed");
+      asked = false;
       ask.textContent = t(a.status === null ? "analysis.ask" : "analysis.again");
       ask.hidden = false;
       return;
@@ -67,6 +73,8 @@ export function startAnalysis(box, match, names, onResult, showMove) {
       timer = setTimeout(load, 2000);
       return;
     }
+    if (asked) told.textContent = t("analysis.ready");
+    asked = false;
     status.textContent = t("analysis.done") + " " + t("analysis.measure." + match.game);
     ask.textContent = t("analysis.again");
     ask.hidden = false;
@@ -78,8 +86,11 @@ export function startAnalysis(box, match, names, onResult, showMove) {
     onResult(a.result);
   }
 
+  let asked = false;
   ask.onclick = async () => {
+    const focused = document.activeElement === ask;
     ask.hidden = true;
+    if (focused) status.focus();  // (it had fallen to the page's body)
     const again = ask.textContent === t("analysis.again");
     const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ again }) });
@@ -89,6 +100,8 @@ export function startAnalysis(box, match, names, onResult, showMove) {
       return;
     }
     bar.after(ask);  // (back under the progress, for a failure's "Analyse again")
+    asked = true;
+    told.textContent = "";
     summary.replaceChildren();
     marked.replaceChildren();
     charted = null;

@@ -71,9 +71,14 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     status = page.get_by_test_id("analysis-status")
     if lang == "en":
         status.filter(has_text="not been analysed").wait_for()
-        page.get_by_test_id("analysis-ask").click()
+        page.get_by_test_id("analysis-ask").focus()
+        page.keyboard.press("Enter")
+        # the focus on what it is doing, its button gone (it had fallen to the page's body)
+        assert page.evaluate("document.activeElement.dataset.testid") == "analysis-status"
     # done: a row per player in the summary, and the chart
     page.get_by_test_id("analysis-row").first.wait_for(timeout=240_000)
+    if lang == "en":  # (and said, once ready, to whoever asked here)
+        assert page.get_by_test_id("analysis-told").text_content() == "The analysis is ready."
     assert page.get_by_test_id("analysis-row").count() == 3
     # "Analyse again" under what it would redo (above the summary, a tap meant for it had asked)
     assert section.evaluate("""(s) => Boolean(s.querySelector('[data-testid=analysis-chart]')
