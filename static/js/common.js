@@ -195,7 +195,7 @@ export function combinationName(name) {
   if ((m = name.match(/^four (aces|tens|kings|queens)$/))) return t("combo.four_" + m[1]);
   if (name === "king and queen of trumps") return t("combo.kq_trumps");
   if (name === "marjolet and queen of trumps") return t("combo.marjolet_trumps");
-  if ((m = name.match(/^marriage in (\w+)$/))) return t("combo.marriage", { suit: t("suit_in." + suits[m[1]]) });
+  if ((m = name.match(/^marriage in (\w+)$/))) return t("combo.marriage", { suit: t("suit_of." + suits[m[1]]) });
   if ((m = name.match(/^marjolet and queen of (\w+)$/))) return t("combo.marjolet_queen", { suit: t("suit_of." + suits[m[1]]) });
   if ((m = name.match(/^jack and queen of (\w+)$/))) return t("combo.jack_queen", { suit: t("suit_of." + suits[m[1]]) });
   return name;

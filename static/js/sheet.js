@@ -19,7 +19,7 @@ function detailsBlackMaria(sum, i) {
 }
 
 function detailsMarjolet(sum, i) {
-  const s = sum.seats[i], parts = [t("sheet.card_points", { n: s.card_points })];
+  const s = sum.seats[i], parts = [t("sheet.aces_tens", { n: s.card_points })];  // (the only cards that count)
   // (the cards and their points on one line: the points had wrapped alone under them)
   for (const c of s.combinations) parts.push(el("span", { class: "combo" }, combinationName(c.name), " ", el("span", { class: "scored" }, cardsText(c.cards), ` ${c.points}`)));
   if (s.dix) parts.push(t("sheet.dix", { n: s.dix }));

@@ -401,7 +401,7 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                 # nothing to declare or exchange: the window says only to draw
                 said = p.text_content("#actions")
                 if not p.locator("[data-testid=declare], [data-testid=exchange]").count():
-                    assert ("You won the trick: draw.", "Взятка ваша: берите из колоды.")[seat] in said, said
+                    assert ("You won the trick: draw.", "Взятка ваша: возьмите карту из колоды.")[seat] in said, said
                     assert "primary" in p.get_attribute("[data-testid=draw]", "class")
                 act(p, p.locator("[data-testid=draw]"))
             elif my_turn(p):
@@ -416,6 +416,11 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
             deals_done += 1
     for p in (a, b):  # the finished deals are on both score sheets, as the server counted them
         sheet_matches_the_server(p)
+    # the card points said as what they are: Marjolet's aces and tens ("card points" had said
+    # nothing of which cards count)
+    first = state(a)["match"]["deals"][0]["summary"]["seats"][0]["card_points"]
+    assert f"aces and tens {first}" in a.text_content(SHEET_ROW.format(0))
+    assert f"тузы и десятки {first}" in b.text_content(SHEET_ROW.format(0))
     # the match's target is said at its totals (nothing at the table had said it)
     assert a.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Total (to 5000)"
     assert b.text_content("[data-testid=score-sheet] [data-testid=sheet-total]") == "Итого (до 5000)"
