@@ -96,7 +96,7 @@ function restore(game) {
 const settings = $("create-settings"), wide = matchMedia("(min-width: 1100px)");
 settings.open = wide.matches;
 wide.addEventListener("change", () => { settings.open = wide.matches; });
-settings.addEventListener("change", sayTheSettings);
+settings.addEventListener("input", sayTheSettings);  // (as it is typed: "to 150" had waited for the field's blur)
 
 function sayTheSettings() {
   // (each choice by its name: "объявляются · без ограничения" alone had not said what)
@@ -196,6 +196,10 @@ function showList(list, items) {
   if (list.dataset.said !== said) { list.dataset.said = said; list.replaceChildren(...items); }
 }
 
+// Who sits at a table, the free seats said apart ("Anna, —, —" had read as a glitch).
+const seated = (room) => room.seats.filter((s) => s.kind !== "open").map(seatName).join(", ");
+const freeSeats = (room) => room.seats.filter((s) => s.kind === "open").length;
+
 let openRooms = [];  // (the last list: a known player's tables waiting for players are among them)
 async function loadRooms() {
   const list = $("open-rooms");
@@ -203,10 +207,8 @@ async function loadRooms() {
     const r = await fetch("/api/rooms?open=true");
     const rooms = openRooms = (await r.json()).rooms;
     showList(list, rooms.length ? rooms.map((room) => {
-      const people = room.seats.map((s) => (s.kind === "open" ? "—" : seatName(s))).join(", ");
-      const free = room.seats.filter((s) => s.kind === "open").length;
       return el("li", {}, el("a", { href: "/r/" + room.code, class: "room-link" }, el("b", {}, t("game." + room.game)), " ", el("span", { class: "code" }, room.code)),
-        el("span", { class: "muted" }, ` ${people} · ${t("lobby.free_seats", { n: free })}`));
+        el("span", { class: "muted" }, ` ${seated(room)} · ${t("lobby.free_seats", { n: freeSeats(room) })}`));
     }) : [el("li", { class: "muted" }, t("lobby.no_rooms"))]);
   } catch { if (!list.dataset.said) showList(list, [el("li", { class: "muted" }, t("error.generic"))]); }
 }
@@ -270,7 +272,8 @@ async function loadMyTables() {
     .sort((a, b) => (a.created < b.created ? 1 : -1)).slice(0, 5);
   $("my-tables").hidden = !going.length;
   showList($("my-tables-list"), going.map((room) => {
-    const people = room.seats.map((s) => (s.kind === "open" ? "—" : seatName(s))).join(", ");
+    const free = freeSeats(room);
+    const people = [seated(room), free ? t("lobby.free_seats", { n: free }) : ""].filter(Boolean).join(" · ");
     const yours = room.status === "playing" && (room.to_act || []).includes(seats.get(room.code));
     const now = yours ? t("lobby.your_turn") : t(room.status === "playing" ? "lobby.table_playing" : "lobby.table_waiting");
     return el("li", { "data-testid": "my-table" }, el("a", { href: "/r/" + room.code, class: "room-link" }, el("b", {}, t("game." + room.game)), " ", el("span", { class: "code" }, room.code)),

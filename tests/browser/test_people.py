@@ -243,7 +243,7 @@ def test_the_lobby_leads_back_to_ones_tables_first_saying_whose_turn(live, new_p
     said = {t.locator("a").get_attribute("href"): t.inner_text() for t in tables.all()}
     assert set(said) == {f"/r/{playing}", f"/r/{waiting}"}
     assert "ваш ход · Оля, Бот 2" in said[f"/r/{playing}"]
-    assert "ждёт игроков · Оля, —, Бот 3" in said[f"/r/{waiting}"]
+    assert "ждёт игроков · Оля, Бот 3 · 1 свободное место" in said[f"/r/{waiting}"]  # (a free seat had been "—")
     assert page.get_by_test_id("my-tables").bounding_box()["y"] < page.locator("#create").bounding_box()["y"]
     shot(page, "lobby-my-tables-phone-ru")
     # its refreshes leave a focused link alone (each had rebuilt the lists, the focus lost)

@@ -570,6 +570,8 @@ def test_every_choice_of_the_lobby_shows_whole_in_its_closed_box_on_a_small_phon
     assert page.locator("#create-button").bounding_box()["y"] < 640 * 4 / 3 and page.is_hidden("#option-fields")
     page.click("[data-testid=create-settings] summary")
     page.fill("#opt-target", "300")
+    # said as it is typed (it had waited for the field to lose the focus)
+    assert now.text_content().startswith({"en-GB": "Target 300 · ", "ru-RU": "Играть до 300 · "}[locale])
     page.select_option("[data-testid=turn-timer-select]", "60")
     page.click("[data-testid=create-settings] summary")
     assert now.text_content().startswith({"en-GB": "Target 300 · ", "ru-RU": "Играть до 300 · "}[locale])
