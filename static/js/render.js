@@ -96,7 +96,8 @@ function nameOf(m, s, name) {
   const info = (m.seatInfo || [])[s] || {};
   const words = name.split(/(\s+)/).map((part, i) => (i % 2 ? part : el("span", { class: "word" }, part)));
   if (info.kind !== "human" || !info.name) return el("span", { class: "name", title: name }, words);
-  return el("a", { class: "name", title: name, href: "/players/" + encodeURIComponent(info.name), target: "_blank", rel: "noopener" }, words);
+  // (described to a screen reader as opening a new tab: Enter had opened tabs unannounced)
+  return el("a", { class: "name", title: name, href: "/players/" + encodeURIComponent(info.name), target: "_blank", rel: "noopener", "aria-describedby": "new-tab" }, words);
 }
 
 // What the seats whose turn it is are to do: bid, give the kitty's cards, pass three cards,

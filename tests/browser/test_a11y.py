@@ -259,6 +259,12 @@ def test_black_maria_phases_and_a_spectator(held, new_page, audit):
               {"target": 1})  # one deal: its end is the match's
     page = t.page
     page.wait_for_selector("[data-testid=pass-button]")
+    # one heading above the rest, the table's (the first had been the chat's, at level 3)
+    assert page.locator("h1").all_text_contents() == [f"Black Maria · {t.code}"]
+    # a person's name opens their page in a new tab, and says so (Enter had opened tabs unsaid)
+    described = page.evaluate("""() => { const a = document.querySelector('.seat.me a.name');
+      return [a.target, document.getElementById(a.getAttribute('aria-describedby')).textContent]; }""")
+    assert described == ["_blank", "(opens in a new tab)"], described
     for i in range(2):
         page.locator(".hand-row .card.playable").nth(i).click()
     t.audit_now("passing, two cards chosen")
