@@ -360,6 +360,10 @@ async def test_bots_are_named_by_their_seats(server):
         page = (await http.get(f"/matches/{room['match']['id']}",
                                headers={"Accept-Language": "ru"})).text
         assert "Бот 2" in page and "Bot 2" not in page.split('id="match-data"')[0]
+        # its tab named as its heading ("Большой марьяж #10" had stood beside "… · партия 10")
+        number = room["match"]["id"]
+        assert f"<title>Большой марьяж · партия {number} · " in page
+        assert f"<h1>Большой марьяж · партия {number}</h1>" in page
 
 
 async def test_a_missing_match_has_a_page_in_the_readers_language(server):
