@@ -10,7 +10,8 @@ export function columnLabels(teams, names) {
 
 function detailsBlackMaria(sum, i) {
   const parts = [];
-  parts.push(t("sheet.hearts", { n: sum.hearts[i] }));
+  // ("♥ ×3" read aloud had been "heart times 3")
+  parts.push(el("span", {}, el("span", { "aria-hidden": "true" }, t("sheet.hearts", { n: sum.hearts[i] })), el("span", { class: "sr-only" }, t("sheet.hearts_said", { n: sum.hearts[i] }))));
   // each honour with its penalty where the deal says it ("Q♠ 13"; deals stored before: the cards)
   const points = sum.spade_penalties ? sum.spade_penalties[i] : [];
   sum.spades[i].forEach((card, k) => parts.push(el("span", { class: "scored" }, cardsText([card]), points[k] === undefined ? "" : ` ${points[k]}`)));
@@ -97,19 +98,20 @@ export function renderSheet(container, { game, deals, names, teams = null, winne
   deals.forEach((deal, index) => {
     if (!deal.over || !deal.summary) return;
     totals = totals.map((v, i) => v + (deal.scores[i] || 0));
-    const row = el("tr", { dataset: { deal: String(index) } }, el("th", {}, onDeal ? dealLink(index, onDeal) : String(index + 1)));
+    const row = el("tr", { dataset: { deal: String(index) } }, el("th", { scope: "row" }, onDeal ? dealLink(index, onDeal) : String(index + 1)));
     cols.forEach((_, i) => {
       const details = dealDetails(game, deal.summary, i, names);
       const sc = deal.scores[i];
       row.append(el("td", {},
-        el("div", { class: "score" }, el("b", {}, signed(sc, game === "big_mariage")), el("span", { class: "running", title: t("sheet.total") }, "Σ " + signed(totals[i]))),
+        el("div", { class: "score" }, el("b", {}, signed(sc, game === "big_mariage")), el("span", { class: "running", title: t("sheet.total") }, el("span", { "aria-hidden": "true" }, "Σ "), el("span", { class: "sr-only" }, t("sheet.total") + " "), signed(totals[i]))),
         el("div", { class: "details" }, details.map((d) => el("span", { class: "detail" }, d)))));
     });
     body.append(row);
   });
   if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: String(cols.length + 1), class: "muted" }, t("sheet.empty"))));
   table.append(body);
-  table.append(el("tfoot", {}, el("tr", {}, el("th", { "data-testid": "sheet-total" }, t("sheet.total"), target ? el("span", { class: "target" }, " " + t("sheet.to", { n: target })) : ""), totals.map((v, i) => el("th", { class: finished && winners.includes(i) ? "winner" : "" }, signed(v), finished && winners.includes(i) ? " ★" : "")))));
+  // (the totals are cells of the row "Total", not headers: a screen reader had read "31" as a column's name)
+  table.append(el("tfoot", {}, el("tr", {}, el("th", { scope: "row", "data-testid": "sheet-total" }, t("sheet.total"), target ? el("span", { class: "target" }, " " + t("sheet.to", { n: target })) : ""), totals.map((v, i) => el("td", { class: finished && winners.includes(i) ? "winner" : "" }, signed(v), finished && winners.includes(i) ? " ★" : "")))));
   container.append(table);
   return totals;
 }
