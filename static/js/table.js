@@ -304,7 +304,8 @@ $("seat-form").addEventListener("submit", async (ev) => {
     return;
   }
   localStorage.setItem("cardroom.name", mine);
-  const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders(guest) }, body: JSON.stringify({ name: mine, seat: Number.isInteger(wanted) ? wanted : null }) });
+  table.joiningAs = mine;
+  const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders(guest) }, body: JSON.stringify({ name: mine, seat: Number.isInteger(wanted) ? wanted : null }) }).finally(() => { table.joiningAs = null; });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + refusalText(body); return; }
   saveSeat({ token: body.token, seat: body.seat, name: mine });

@@ -448,6 +448,7 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     assert boris.get_attribute("#toast", "aria-hidden") == "true"  # (announced already: not read twice)
     # said as the chat's (a line had been heard as a move is: "Anna: шестёрка треф")
     assert "Anna в чате: hello." in boris.evaluate("window.__said")
+    assert not any("Boris занимает" in line for line in boris.evaluate("window.__said"))  # (not of himself)
     # over the bars, not a seat nor the hand (a partner's line had hidden the partner's seat)
     assert boris.locator("#toast").is_visible() and boris.evaluate(TOAST_COVERS) == []
     assert boris.get_attribute("[data-testid=chat-tab]", "aria-expanded") == "false"

@@ -1,6 +1,7 @@
 // What the table tells the person besides the felt: a toast for a moment (refusals, hints), and
 // short sentences for screen readers in the polite live region #announce.
 import { t, cardName, seatName, actionText, spoken } from "../common.js";
+import { table } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -63,7 +64,9 @@ export function announceEvent(ev, state) {
     else if (ev.seat_kind === "bot") announce(t("announce.bot_seat", { n: ev.seat + 1 }));
     else if (before.standin && ev.name !== before.name) announce(t("announce.took_over", { name: ev.name, n: ev.seat + 1 }));
     else if (before.standin) announce(t("announce.back", { name: ev.name || nameOf(ev.seat) }));
-    else if (before.kind === "open") announce(t("announce.joined", { name: ev.name, n: ev.seat + 1 }));
+    // (not to the one who sat, whose seat's event may come before the answer to their request:
+    // Boris had heard "Boris took seat 2" of himself)
+    else if (before.kind === "open" && ev.name !== table.joiningAs && !(table.seat && table.seat.seat === ev.seat)) announce(t("announce.joined", { name: ev.name, n: ev.seat + 1 }));
   } else if (ev.kind === "deal") announce(t("announce.new_deal"));
   else if (ev.kind === "match" && ev.number > 1) announce(t("announce.new_match"));
 }

@@ -30,6 +30,7 @@ export const table = {
   inFlight: null, // the id of the action sent and not answered yet: it is not sent twice
   sending: null, // that action, once it has waited a moment: shown as on its way (inflight.js)
   tried: null, // a card not playable now, sent all the same so that the engine says why (hand.js)
+  joiningAs: null, // the name this page is taking a seat under, until the server has answered
   chat: { lines: new Map(), shown: "", unread: 0 }, // seq -> line, from STATEs and chat events
   turnDeadline: null, // performance.now() when the turn timer runs out, null: no timer runs
   dealDeadline: null, // performance.now() when the next deal comes anyway, null: no countdown
