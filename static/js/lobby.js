@@ -219,10 +219,15 @@ $("create-name").value = (identity() || {}).name || localStorage.getItem("cardro
 // (a phone's share sheet, where it has one: the link straight into a messenger)
 $("share-link").hidden = !canShare();
 $("share-link").addEventListener("click", () => shareInvite($("invite-link").value, currentGame()));
+let copiedShown = null;
 $("copy-link").addEventListener("click", async () => {
   const input = $("invite-link");
   try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand && document.execCommand("copy"); }
-  $("copy-link").textContent = t("lobby.copied");
+  // said as well as shown (the button's new words had not been read), and "Copy" again after a
+  // moment, for the next time
+  $("copy-link").textContent = $("copy-said").textContent = t("lobby.copied");
+  clearTimeout(copiedShown);
+  copiedShown = setTimeout(() => { $("copy-link").textContent = t("lobby.copy"); $("copy-said").textContent = ""; }, 3000);
 });
 // A table's code as typed or pasted: its letters and digits, or the invite link's last part
 // ("https://…/r/K7QXMA", which the box had cut to "http:/").

@@ -462,6 +462,11 @@ def test_lobby_a_table_made_moves_the_focus_to_its_link(live, new_page):
     page.locator("#open-rooms", has_text=code).wait_for(timeout=3000)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "invite-link"
+    # the link copied is said (the button's new words had not been read), then offered again
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert page.get_by_test_id("copy-said").text_content() == "Copied!"
+    page.wait_for_function("document.getElementById('copy-link').textContent === 'Copy the link'", timeout=5000)
 
 
 def test_a_touch_phone_is_offered_no_keys_to_turn_off(live, new_page):
