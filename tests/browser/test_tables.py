@@ -380,6 +380,10 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                 offer = next(o for o in state(p)["match"]["deal"]["declarable"] if o["cards"] == cards)
                 said = p.text_content("[data-testid=declare] >> nth=0")
                 assert f"+{offer['points']}" in said, (said, offer)
+                # its name read on the phone too, where only the points are seen (it had been
+                # hidden from screen readers as well)
+                if p is b:
+                    assert "·" in p.locator("[data-testid=declare]").first.inner_text()
                 # what scores stands out, the draw beside it (drawn past unawares, a marriage's
                 # 40 had gone by)
                 looks = p.evaluate("""() => [...document.querySelectorAll('#actions [data-testid=declare], #actions [data-testid=draw]')]
