@@ -404,7 +404,10 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && app.dataset.panel) showPanel(app.dataset.panel);
   if (!keysOn() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === "l" || ev.key === "L") $("toggle-last").click();
-  if (ev.key === "s" || ev.key === "S") $("toggle-sheet").click();
+  if (ev.key !== "s" && ev.key !== "S") return;
+  // (a wide screen has the sheet beside the table, its tab hidden: S had done nothing to notice)
+  if ($("toggle-sheet").getClientRects().length) $("toggle-sheet").click();
+  else $("sheet").focus();
 });
 
 window.cardroomTable = { get state() { return table.state; }, get seq() { return table.seq; }, reconnectNow, send };

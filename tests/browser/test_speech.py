@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .conftest import fresh_name
+from .conftest import LAPTOP, fresh_name
 from .test_tables import (
     Watch,
     act,
@@ -489,10 +489,14 @@ def test_settings_turn_the_single_keys_off_and_menus_close_as_menus(live, new_pa
     page.click("[data-testid=take-seat-0]")
     page.wait_for_selector("[data-testid=pass-button]")
     assert page.get_attribute("#toggle-sheet", "aria-keyshortcuts") == "S"
-    page.keyboard.press("s")  # on: S opens the score sheet, and again closes it
+    page.keyboard.press("s")  # on: S takes the focus to the score sheet (beside the table here)
+    assert page.evaluate("document.activeElement.id") == "sheet"
+    page.set_viewport_size({"width": 390, "height": 844})  # on a phone, it opens it and again closes it
+    page.keyboard.press("s")
     assert page.get_attribute("#toggle-sheet", "aria-expanded") == "true"
     page.keyboard.press("s")
     assert page.get_attribute("#toggle-sheet", "aria-expanded") == "false"
+    page.set_viewport_size(LAPTOP)
     page.click("[data-testid=menu-button]")
     # a phone held sideways has no top bar: the site's pages are in the menu too
     links = page.locator("#table-menu a").all_text_contents()
@@ -506,11 +510,12 @@ def test_settings_turn_the_single_keys_off_and_menus_close_as_menus(live, new_pa
     assert page.locator("#table-menu").is_hidden()
     page.keyboard.press("s")  # (WCAG 2.1.4: a letter typed, by voice for one, does nothing)
     assert page.get_attribute("#toggle-sheet", "aria-expanded") == "false"
+    assert page.evaluate("document.activeElement.id") != "sheet"
     assert page.get_attribute("#toggle-sheet", "aria-keyshortcuts") is None
     page.reload()
     page.wait_for_selector("[data-testid=pass-button]")
     page.keyboard.press("s")
-    assert page.get_attribute("#toggle-sheet", "aria-expanded") == "false"  # (remembered)
+    assert page.evaluate("document.activeElement.id") != "sheet"  # (remembered)
     # the identity menu closes with Escape, and with a click elsewhere
     page.click("[data-testid=me-name]")
     assert page.locator(".me-menu").evaluate("d => d.open")
