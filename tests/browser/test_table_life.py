@@ -925,6 +925,12 @@ def test_the_newest_deal_is_in_sight_when_the_deals_outgrow_the_score_sheet(live
     seen = page.evaluate(in_sight)
     assert seen["scrolls"], seen  # (else the test shows nothing)
     assert seen["bottom"] <= seen["foot"] + 1 and seen["top"] >= seen["view"], seen
+    # a laptop's window is the table: what the sheet holds out of sight does not make the page
+    # scroll (the totals' words for a screen reader had, 1255 pixels in a window of 768)
+    laptop = new_page({"width": 1366, "height": 768})
+    laptop.goto(f"{live.http}/r/DEMO02")
+    laptop.wait_for_function("document.querySelectorAll('[data-testid=score-sheet] tbody tr').length >= 6")
+    assert laptop.evaluate("[document.documentElement.scrollHeight, innerHeight]")[0] <= 768
     # on a phone the sheet opens over the table, at its end too (it had opened at deal 1)
     phone = new_page({"width": 360, "height": 560}, is_mobile=True, has_touch=True)
     phone.goto(f"{live.http}/r/DEMO02")
