@@ -464,6 +464,14 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     # still unread when the page opens again (a phone that slept, a reload)
     boris.reload()
     boris.wait_for_selector("[data-testid=chat-unread-count]:text-is('2')")
+    # and a line said while it was offline, which the welcome brings when it is back
+    boris.context.set_offline(True)
+    boris.wait_for_selector("#conn:not([data-status=online])")
+    anna.fill("#chat-input", "still there?")
+    anna.click("#chat-form button")
+    anna.locator("[data-testid=chat-lines] li", has_text="still there?").wait_for()
+    boris.context.set_offline(False)
+    boris.wait_for_selector("[data-testid=chat-unread-count]:text-is('3')")
     boris.click("[data-testid=chat-tab]")  # one tap
     assert boris.locator("[data-testid=chat-lines]").is_visible()
     assert boris.locator("[data-testid=chat-unread]").is_hidden()

@@ -14,10 +14,21 @@ const chatInSight = () => $("chat").getClientRects().length > 0;
 
 // The seq of the last line this browser has had in sight at this table.
 const READ_KEY = `cardroom.chatRead.${table.code}`;
-let read = null;
+let read = Number(localStorage.getItem(READ_KEY)) || 0;
 function readUpTo(seq) {
-  read = Math.max(seq, read === null ? seq : read);
+  if (seq <= read) return;
+  read = seq;
   try { localStorage.setItem(READ_KEY, String(read)); } catch { /* a full storage: counted from now on */ }
+}
+
+// The others' lines past the last one read; in sight, every line is read. Counted afresh at
+// each line and each STATE: a welcome after a phone slept brings the lines said meanwhile.
+function countUnread() {
+  const seqs = [...table.chat.lines.keys()];
+  if (chatInSight() && seqs.length) readUpTo(Math.max(...seqs));
+  const me = table.state ? table.state.you.seat : null;
+  table.chat.unread = [...table.chat.lines.values()].filter((c) => c.seq > read && c.seat !== me).length;
+  drawUnread();
 }
 
 /** A chat event (docs/protocol.md `event`, kind "chat") numbered `seq`; `ack`: the id of the
@@ -26,9 +37,7 @@ export function addChatLine(seq, event, ack) {
   table.chat.lines.set(seq, { seq, ...event });
   forget(ack);
   const mine = table.state && event.seat === table.state.you.seat;
-  if (chatInSight()) readUpTo(seq);
-  else if (!mine) {
-    table.chat.unread += 1;
+  if (!mine && !chatInSight()) {
     // (a phone's chat lies closed over the table: a count on its tab alone had gone unseen;
     // a refusal shown is not covered)
     const box = $("toast");
@@ -38,24 +47,11 @@ export function addChatLine(seq, event, ack) {
   // (a screen reader hears it where it is, as the chat's: "Boris: шестёрка треф" had been
   // heard alike from the chat and from a move, a line could pass for a card played)
   if (!mine) announce(t("chat.heard", { name: event.name || "?", text: event.text }));
-  drawUnread();
+  countUnread();
 }
 
 /** The chat came into sight: everything in it is read. */
-export function chatSeen() {
-  table.chat.unread = 0;
-  const seqs = [...table.chat.lines.keys()];
-  if (seqs.length) readUpTo(Math.max(...seqs));
-  drawUnread();
-}
-
-// The page's first STATE: the others' lines past the last one read here are unread.
-function countUnread(state) {
-  read = Number(localStorage.getItem(READ_KEY)) || 0;
-  if (chatInSight()) return chatSeen();
-  table.chat.unread = (state.chat || []).filter((c) => c.seq > read && c.seat !== state.you.seat).length;
-  drawUnread();
-}
+export const chatSeen = () => countUnread();
 
 // The count on the chat tab; a screen reader hears "Chat, unread: 2".
 function drawUnread() {
@@ -68,7 +64,7 @@ function drawUnread() {
 export function drawChat() {
   const { state, chat } = table;
   for (const c of state.chat || []) chat.lines.set(c.seq, c);
-  if (read === null) countUnread(state);
+  countUnread();
   const lines = [...chat.lines.values()].sort((x, y) => x.seq - y.seq).slice(-50);
   const shown = lines.length + ":" + (lines.length ? lines[lines.length - 1].seq : "");
   $("chat-form").hidden = state.you.seat === null;
