@@ -170,6 +170,17 @@ RUNNING = object()
 def finished_record(session: Session, match_id: int):
     """The record of a finished match; None for no such match, :data:`RUNNING` while it runs
     (its packs are secret)."""
+    return _if_finished(session, match_id, lambda: record(session, match_id))
+
+
+def finished_players(session: Session, match_id: int):
+    """The players' names of a finished match (by seat), or None and :data:`RUNNING` as
+    :func:`finished_record` says them, without reading its actions."""
+    return _if_finished(session, match_id,
+                        lambda: [p["name"] for p in _players(session, [match_id])[match_id]])
+
+
+def _if_finished(session: Session, match_id: int, then):
     if not 0 < match_id <= MAX_ID:
         return None
     match = session.get(MatchRow, match_id)
@@ -177,7 +188,7 @@ def finished_record(session: Session, match_id: int):
         return None
     if match.status != "finished":
         return RUNNING
-    return record(session, match_id)
+    return then()
 
 
 def record(session: Session, match_id: int) -> dict | None:

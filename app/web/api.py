@@ -33,7 +33,7 @@ class CreateRoom(BaseModel):
                           '(default: every seat open)')
     # (strict: not true, nor "30", which had been taken for 1 s and 30 s)
     turn_timer: StrictFloat | None = Field(None, ge=1, le=600,
-                                     description="seconds per turn for people; null: off")
+                                           description="seconds per turn for people; null: off")
     think_time: StrictFloat | None = Field(
         None, description="seconds the strong bot thinks per decision (THINK_TIME_MIN to "
                           "THINK_TIME_MAX, at most the turn timer); null: the server's "
@@ -204,15 +204,16 @@ async def match(match_id: int, store: StoreDep):
     return detail
 
 
-async def finished_record(store, match_id: int) -> dict:
-    """The record of a finished match: ``no_match``, or ``running`` while it runs (its packs
-    are secret)."""
-    record = await in_session(store, lambda s: history.finished_record(s, match_id))
-    if record is None:
+async def finished_record(store, match_id: int, read=history.finished_record):
+    """The record of a finished match (or what else ``read`` reads of it, as
+    ``history.finished_players``): ``no_match``, or ``running`` while it runs (its packs are
+    secret)."""
+    found = await in_session(store, lambda s: read(s, match_id))
+    if found is None:
         raise Refusal("no_match", "no_match", id=match_id)
-    if record is history.RUNNING:
+    if found is history.RUNNING:
         raise Refusal("running", "running")
-    return record
+    return found
 
 
 @router.get("/matches/{match_id}/record")

@@ -300,27 +300,36 @@ def replay_frames(record: dict) -> dict:
 
 
 #: How many finished matches' frames, encoded, a process keeps (``app.state.replays``, by
-#: match): a replay is worked out once, not at every request (twenty at once had held the
-#: server's answers up for seconds). The players' names are not kept: someone renamed is read
-#: afresh.
+#: match): a replay is worked out once, by the first of the requests that ask for it at once,
+#: not at every request (twenty at once had held the server's answers up for seconds). The
+#: players' names are not kept: someone renamed is read afresh.
 REPLAYS_KEPT = 16
 
 
-async def _replay_json(replays: OrderedDict[int, bytes], match_id: int, record: dict) -> bytes:
-    body = replays.get(match_id)
-    if body is None:
-        body = await asyncio.to_thread(lambda: json.dumps(replay_frames(record)).encode())
-        replays[match_id] = body
+async def _replay_json(replays: OrderedDict[int, asyncio.Future], store, match_id: int) -> bytes:
+    job = replays.get(match_id)
+    if job is None:
+        job = replays[match_id] = asyncio.ensure_future(_work_out_replay(store, match_id))
+
+        def forget_a_failure(done: asyncio.Future) -> None:
+            if (done.cancelled() or done.exception() is not None) and replays.get(match_id) is done:
+                del replays[match_id]
+        job.add_done_callback(forget_a_failure)
         while len(replays) > REPLAYS_KEPT:
             replays.popitem(last=False)
     replays.move_to_end(match_id)
-    return body
+    return await asyncio.shield(job)  # (one request gone does not stop the others' work)
+
+
+async def _work_out_replay(store, match_id: int) -> bytes:
+    record = await finished_record(store, match_id)
+    return await asyncio.to_thread(lambda: json.dumps(replay_frames(record)).encode())
 
 
 @router.get("/api/matches/{match_id}/replay", tags=["pages"])
 async def match_replay(match_id: int, store: StoreDep, request: Request):
     """Replay frames of a finished match, all hands open (409 while it runs)."""
-    record = await finished_record(store, match_id)
-    frames = await _replay_json(request.app.state.replays, match_id, record)
-    players = json.dumps(record.get("players")).encode()
-    return Response(b'{"players": ' + players + b", " + frames[1:], media_type="application/json")
+    names = await finished_record(store, match_id, history.finished_players)
+    frames = await _replay_json(request.app.state.replays, store, match_id)
+    return Response(b'{"players": ' + json.dumps(names).encode() + b", " + frames[1:],
+                    media_type="application/json")

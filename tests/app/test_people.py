@@ -3,6 +3,7 @@ players' pages and standings (issue 25), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import secrets
@@ -499,3 +500,21 @@ def test_averages_are_written_to_two_places_in_the_pages_language():
 
     assert [decimal(90.0, "ru"), decimal(10.33, "ru"), decimal(-2.5, "en"), decimal(-0.001, "ru"), decimal(None, "en")] \
         == ["90,00", "10,33", "\u22122.50", "0,00", "—"]
+
+
+async def test_a_replay_asked_for_at_once_is_worked_out_once(server, monkeypatch):
+    """Twenty replays asked for at once had held the server's answers up for seconds: the first
+    request works it out, the others wait for it, and a later one reads it kept."""
+    import app.web.pages as pages
+    worked_out, real = [], pages.replay_frames
+
+    def counted(record):
+        worked_out.append(record["match_id"])
+        return real(record)
+    monkeypatch.setattr(pages, "replay_frames", counted)
+    match_id = stored(server, played("black_maria", 7, {"target": 30}), [f"R {tag()}", f"S {tag()}", f"T {tag()}"])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        answers = await asyncio.gather(*(http.get(f"/api/matches/{match_id}/replay") for _ in range(6)))
+        answers.append(await http.get(f"/api/matches/{match_id}/replay"))
+    assert [a.status_code for a in answers] == [200] * 7 and len({a.content for a in answers}) == 1
+    assert worked_out == [match_id]
