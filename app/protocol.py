@@ -196,16 +196,19 @@ _IN_PLACE = (
     r"|(?<=\U0001f3f4[\U000e0020-\U000e007e]*)[\U000e0020-\U000e007f]")
 #: An unseen character, as group 1 where it is in its place. A name takes no grapheme joiner
 #: (it draws nothing after a letter: "Anna" and "Anna" with one had been two people), nor a
-#: private-use, unassigned or lone surrogate code point (a box, or nothing, by the font).
-_UNSEEN_IN_NAME = regex.compile(f"({_IN_PLACE})|{_UNSEEN}|[\\p{{Co}}\\p{{Cn}}\\p{{Cs}}]", regex.V1)
+#: private-use, unassigned or lone surrogate code point (a box, or nothing, by the font), but
+#: for those kept for emoji to come.
+_UNSEEN_IN_NAME = regex.compile(
+    f"({_IN_PLACE})|{_UNSEEN}|[\\p{{Co}}\\p{{Cs}}[\\p{{Cn}}--\\p{{Extended_Pictographic}}]]", regex.V1)
 #: In a chat line, line breaks and tabs are kept, and the grapheme joiner after a letter.
 _UNSEEN_IN_CHAT = regex.compile(f"({_IN_PLACE}|(?<=[\\p{{L}}\\p{{M}}])\\u034f)|[{_UNSEEN}--[\\t\\n]]",
                                 regex.V1)
 #: Spaces of every width, and the braille pattern without dots, which reads as one: a name's
 #: are plain spaces, one between words ("Zorr o" with a hair space had posed as "Zorro").
 _SPACES = regex.compile(r"[\p{Zs}\u2800]+")
-#: What a table calls its bots, in either language (``bot_name``, the pages' "bot.name").
-_BOT_NAME = regex.compile(r"(bot|бот) ?\d+")
+#: What a table calls its bots, in either language (``bot_name``, the pages' "bot.name"), and
+#: its look-alikes in other alphabets ("ВОТ 2", "ΒΟΤ 2") or with a zero for its o.
+_BOT_NAME = regex.compile(r"([bвβ][oо0ο][tтτ]|бот) ?\d+")
 #: A character that shows something: not a space, a mark on another, nor blank (the braille
 #: pattern without dots).
 _SEEN = regex.compile(r"[^\p{Z}\p{M}\p{Default_Ignorable_Code_Point}\s\u2800]")

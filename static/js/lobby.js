@@ -208,7 +208,7 @@ async function loadRooms() {
     const rooms = openRooms = (await r.json()).rooms;
     showList(list, rooms.length ? rooms.map((room) => {
       return el("li", {}, el("a", { href: "/r/" + room.code, class: "room-link" }, el("b", {}, t("game." + room.game)), " ", el("span", { class: "code" }, room.code)),
-        el("span", { class: "muted" }, ` ${seated(room)} · ${t("lobby.free_seats", { n: freeSeats(room) })}`));
+        el("span", { class: "muted" }, " " + [seated(room), t("lobby.free_seats", { n: freeSeats(room) })].filter(Boolean).join(" · ")));
     }) : [el("li", { class: "muted" }, t("lobby.no_rooms"))]);
   } catch { if (!list.dataset.said) showList(list, [el("li", { class: "muted" }, t("error.generic"))]); }
 }

@@ -93,7 +93,7 @@ function onMessage(msg, hello) {
       if (answered(msg.id)) draw();
       chatRefused(msg.id);
       if (msg.code === "bad_token") { lostSeat = table.seat; saveSeat(null); break; }  // (its welcome says why: seatLost)
-      if (tried && msg.code === "illegal") toast(tParts("table.not_playable", { card: cardText(tried), reason: refusalText(msg) }), "info");
+      if (tried && msg.code === "illegal") toast(tParts("table.not_playable", { card: cardText(tried, "object"), reason: refusalText(msg) }), "info");
       else toast(errorText(msg));
       break;
     }
@@ -304,11 +304,16 @@ $("seat-form").addEventListener("submit", async (ev) => {
     return;
   }
   localStorage.setItem("cardroom.name", mine);
-  table.joiningAs = mine;
-  const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders(guest) }, body: JSON.stringify({ name: mine, seat: Number.isInteger(wanted) ? wanted : null }) }).finally(() => { table.joiningAs = null; });
-  const body = await r.json().catch(() => ({}));
-  if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + refusalText(body); return; }
-  saveSeat({ token: body.token, seat: body.seat, name: mine });
+  // (as the server keeps a name: NFC, its spaces plain and single)
+  table.joiningAs = mine.normalize("NFC").replace(/[\s\u2800]+/g, " ").trim();
+  try {
+    const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders(guest) }, body: JSON.stringify({ name: mine, seat: Number.isInteger(wanted) ? wanted : null }) });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + refusalText(body); return; }
+    saveSeat({ token: body.token, seat: body.seat, name: mine });
+  } finally {
+    table.joiningAs = null;
+  }
   reconnectNow();
 });
 $("seat-name").value = (identity() || {}).name || localStorage.getItem("cardroom.name") || "";

@@ -1,6 +1,6 @@
 // Marjolet's controls: the trick winner's window (declare, exchange the seven of trumps, draw),
 // the strict rule of the end phase, and the combinations scored; declared cards marked in the hand.
-import { t, el, cardText, cardsText, combinationName } from "../../common.js";
+import { t, el, cardText, cardsText, combinationName, spoken } from "../../common.js";
 import { firstDeal } from "../state.js";
 
 export function cardMarks(deal, me) {
@@ -27,8 +27,10 @@ export function drawControls({ state, deal, moves, names, line, act }) {
     const buttons = (moves.declare || []).map((cards) => {
       // what it scores, as the engine's view says it (deal.declarable, the same combinations)
       const offer = (deal.declarable || []).find((d) => d.cards.join() === cards.join());
-      return el("button", { type: "button", class: "button primary declare", "data-testid": "declare", onclick: () => act({ type: "declare", cards }) }, t("mj.declare"), " ", cardsText(cards),
-        offer ? [" ", el("b", {}, "+" + offer.points), el("span", { class: "combo-name" }, " · " + combinationName(offer.name))] : "");
+      const words = [t("mj.declare"), " ", cardsText(cards, "object"),
+        ...(offer ? [" ", el("b", {}, "+" + offer.points), el("span", { class: "combo-name" }, " · " + combinationName(offer.name))] : [])];
+      // (its name said on a phone too, where only the points are seen beside the cards)
+      return el("button", { type: "button", class: "button primary declare", "data-testid": "declare", "aria-label": spoken(words), onclick: () => act({ type: "declare", cards }) }, ...words);
     });
     if (moves.exchange) {
       buttons.push(el("button", { type: "button", class: "button primary", "data-testid": "exchange", onclick: () => act({ type: "exchange" }) },
@@ -39,6 +41,6 @@ export function drawControls({ state, deal, moves, names, line, act }) {
     line(...buttons);
   }
   if (deal.end_phase && moves.play && deal.trick.length) line(el("span", { class: "note" }, t("mj.end_phase_rule")));
-  const scored = (deal.scored_combinations || []).flatMap((list, s) => list.map((c) => el("span", { class: "note combo" }, t("mj.scored", { name: names[s], n: c.points }), " ", cardsText(c.cards))));
+  const scored = (deal.scored_combinations || []).flatMap((list, s) => list.map((c) => el("span", { class: "note combo" }, t("mj.scored", { name: names[s], n: c.points }), " ", cardsText(c.cards, "object"))));
   if (scored.length && deal.phase !== "over") line(...scored);  // (then the result panel lists them)
 }
