@@ -1183,3 +1183,21 @@ def test_the_score_sheets_target_is_whole_on_a_small_phone(live, new_page):
     inside = target.evaluate("(t) => t.scrollWidth <= t.clientWidth + 1")  # (its text within its box)
     assert inside, "the target runs out of its column"
     healthy(page)
+
+
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, {"width": 800, "height": 1280},
+                                  {"width": 912, "height": 1368}])
+def test_a_tablet_held_upright_has_its_hand_at_the_foot_of_the_screen(live, new_page, size):
+    """A tablet held upright: the table is the screen's height, the hand at its foot, where the
+    thumbs are (it had stood in the middle of the screen, a third of it bare below)."""
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page(size, **TOUCH)
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("#hand .card")
+    box = page.evaluate("""() => { const hand = document.getElementById('hand').getBoundingClientRect();
+      const tools = document.querySelector('.tools').getBoundingClientRect();
+      return {hand: hand.bottom, floor: tools.top > hand.top ? tools.top : innerHeight,
+              page: document.documentElement.scrollHeight}; }""")
+    assert box["page"] <= size["height"], box  # (nothing scrolls)
+    assert box["floor"] - 90 <= box["hand"] <= box["floor"], box
+    healthy(page)
