@@ -472,6 +472,7 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     anna.locator("[data-testid=chat-lines] li", has_text="still there?").wait_for()
     boris.context.set_offline(False)
     boris.wait_for_selector("[data-testid=chat-unread-count]:text-is('3')")
+    boris.errors[:] = [e for e in boris.errors if "ERR_INTERNET_DISCONNECTED" not in e]  # (a try while offline)
     boris.click("[data-testid=chat-tab]")  # one tap
     assert boris.locator("[data-testid=chat-lines]").is_visible()
     assert boris.locator("[data-testid=chat-unread]").is_hidden()
@@ -1193,4 +1194,18 @@ def test_a_hand_spreads_over_the_room_it_has(live, new_page, game, size):
         assert rows == 1 and all(s >= width - 0.5 for s in steps) or spare < width, (steps, width, spare)
     else:
         assert rows == 2 and all(abs(s - 0.7 * width) < 1 for s in steps), (rows, steps, width)
+    healthy(page)
+
+
+@pytest.mark.parametrize("size", [{"width": 1024, "height": 768}, {"width": 1366, "height": 768}])
+def test_a_message_in_a_laptops_or_tablets_window_covers_no_card_nor_seat(live, new_page, size):
+    """A refusal lies over the bars, not the hand whose cards it is about (at the foot of a
+    1024 by 768 window it had hidden the two cards that could be played)."""
+    code = create_room(live, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page(size)
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("#hand .card")
+    page.evaluate("""() => import('/static/js/table/notices.js').then((m) =>
+      m.toast('A♥ cannot be played now: you must follow suit (diamonds).', 'info'))""")
+    assert page.locator("#toast").is_visible() and page.evaluate(TOAST_COVERS) == []
     healthy(page)
