@@ -13,6 +13,13 @@ export function keptSeat(code) {
   try { return JSON.parse(localStorage.getItem(SEAT_KEY + code)) || null; } catch { return null; }
 }
 
+/** Keeps `seat` ({token, seat, name}) as this browser's at the table `code`; null forgets it.
+ * (`at`: when it was last taken or come back to; the lobby lists one's newest tables.) */
+export function keepSeat(code, seat) {
+  if (seat) localStorage.setItem(SEAT_KEY + code, JSON.stringify({ ...seat, at: Date.now() }));
+  else localStorage.removeItem(SEAT_KEY + code);
+}
+
 /** {key, name} of this browser's player, or null. */
 export function identity() {
   try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch { return null; }

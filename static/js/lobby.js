@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
 import { t, el, refusalText, sentence, seatName, teamLetter, canShare, shareInvite } from "./common.js";
-import { ensureIdentity, identity, playerHeaders, SEAT_KEY } from "./identity.js";
+import { ensureIdentity, identity, keepSeat, playerHeaders, SEAT_KEY } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
 const CHOICES = { jack_queen: ["marjolet", "same_suit"], marriages: ["declared", "trump_only"] };
@@ -168,7 +168,7 @@ async function createRoom(ev) {
     const body = await r.json();
     if (!r.ok) throw new Error(refusalText(body));
     localStorage.setItem("cardroom.name", mine);
-    localStorage.setItem(SEAT_KEY + body.code, JSON.stringify({ token: body.token, seat: body.seat, name: mine, at: Date.now() }));
+    keepSeat(body.code, { token: body.token, seat: body.seat, name: mine });
     keep(game.name, options, seats);  // (after the seat: the seat is what matters)
     // every other seat a bot's: nobody to invite, straight to the table (a page of a code and a
     // link to share had stood between a newcomer and their first game)
@@ -269,7 +269,7 @@ async function loadMyTables() {
   }
   const rooms = await Promise.all([...seats.keys()].map(async (code) => {
     const r = await fetch("/api/rooms/" + encodeURIComponent(code)).catch(() => null);
-    if (r && r.status === 404) localStorage.removeItem(SEAT_KEY + code);  // (a table this server does not have: a database made anew)
+    if (r && r.status === 404) keepSeat(code, null);  // (a table this server does not have: a database made anew)
     return r && r.ok ? r.json() : null;
   }));
   if (seats.size && rooms.every((room) => room === null)) return;  // (the network gone: kept as it was)

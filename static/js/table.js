@@ -304,15 +304,14 @@ $("seat-form").addEventListener("submit", async (ev) => {
     return;
   }
   localStorage.setItem("cardroom.name", mine);
-  // (as the server keeps a name: NFC, its spaces plain and single)
-  table.joiningAs = mine.normalize("NFC").replace(/[\s\u2800]+/g, " ").trim();
+  table.joining = true;
   try {
     const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders(guest) }, body: JSON.stringify({ name: mine, seat: Number.isInteger(wanted) ? wanted : null }) });
     const body = await r.json().catch(() => ({}));
     if (!r.ok) { $("join-error").textContent = t("join.refused") + ": " + refusalText(body); return; }
     saveSeat({ token: body.token, seat: body.seat, name: mine });
   } finally {
-    table.joiningAs = null;
+    table.joining = false;
   }
   reconnectNow();
 });

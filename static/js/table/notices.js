@@ -65,8 +65,9 @@ export function announceEvent(ev, state) {
     else if (before.standin && ev.name !== before.name) announce(t("announce.took_over", { name: ev.name, n: ev.seat + 1 }));
     else if (before.standin) announce(t("announce.back", { name: ev.name || nameOf(ev.seat) }));
     // (not to the one who sat, whose seat's event may come before the answer to their request:
-    // Boris had heard "Boris took seat 2" of himself)
-    else if (before.kind === "open" && ev.name !== table.joiningAs && !(table.seat && table.seat.seat === ev.seat)) announce(t("announce.joined", { name: ev.name, n: ev.seat + 1 }));
+    // Boris had heard "Boris took seat 2" of himself; another seat taken in that moment is not
+    // said either, its name shown)
+    else if (before.kind === "open" && !table.joining && !(table.seat && table.seat.seat === ev.seat)) announce(t("announce.joined", { name: ev.name, n: ev.seat + 1 }));
   } else if (ev.kind === "deal") announce(t("announce.new_deal"));
   else if (ev.kind === "match" && ev.number > 1) announce(t("announce.new_match"));
 }

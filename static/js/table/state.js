@@ -3,7 +3,7 @@
 // clocks, and a finished trick held in the middle for a moment.
 // Game facts (seats, teams) are read from STATE (docs/protocol.md ROOM and SEAT), never assumed.
 import { t, seatName, positions } from "../common.js";
-import { SEAT_KEY, keptSeat } from "../identity.js";
+import { keepSeat, keptSeat } from "../identity.js";
 
 const app = document.getElementById("table-app");
 const CODE = app.dataset.code;
@@ -30,7 +30,7 @@ export const table = {
   inFlight: null, // the id of the action sent and not answered yet: it is not sent twice
   sending: null, // that action, once it has waited a moment: shown as on its way (inflight.js)
   tried: null, // a card not playable now, sent all the same so that the engine says why (hand.js)
-  joiningAs: null, // the name this page is taking a seat under, until the server has answered
+  joining: false, // this page is taking a seat and the server has not answered yet
   chat: { lines: new Map(), shown: "", unread: 0 }, // seq -> line, from STATEs and chat events
   turnDeadline: null, // performance.now() when the turn timer runs out, null: no timer runs
   dealDeadline: null, // performance.now() when the next deal comes anyway, null: no countdown
@@ -47,9 +47,7 @@ function noChoices() {
 
 export function saveSeat(seat) {
   table.seat = seat;
-  // (`at`: when the seat was last taken or come back to; the lobby lists one's newest tables)
-  if (seat) localStorage.setItem(SEAT_KEY + CODE, JSON.stringify({ ...seat, at: Date.now() }));
-  else localStorage.removeItem(SEAT_KEY + CODE);
+  keepSeat(CODE, seat);
 }
 
 /** Each seat's name as shown: a person's, a bot's in the page's language, or "Seat 2" when it is free
