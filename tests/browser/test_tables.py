@@ -405,7 +405,7 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                 # nothing to declare or exchange: the window says only to draw
                 said = p.text_content("#actions")
                 if not p.locator("[data-testid=declare], [data-testid=exchange]").count():
-                    assert ("You won the trick: draw.", "Взятка ваша: возьмите карту из колоды.")[seat] in said, said
+                    assert ("You won the trick: draw.", "Взятка ваша: берите карту из колоды.")[seat] in said, said
                     assert "primary" in p.get_attribute("[data-testid=draw]", "class")
                 act(p, p.locator("[data-testid=draw]"))
             elif my_turn(p):
