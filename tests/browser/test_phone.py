@@ -1201,3 +1201,34 @@ def test_a_tablet_held_upright_has_its_hand_at_the_foot_of_the_screen(live, new_
     assert box["page"] <= size["height"], box  # (nothing scrolls)
     assert box["floor"] - 90 <= box["hand"] <= box["floor"], box
     healthy(page)
+
+
+#: the words of the felt's centre that the result lies over in part, cut at its edge
+CUT_BY_THE_RESULT = """() => {
+  const r = document.getElementById('result').getBoundingClientRect();
+  return [...document.querySelectorAll('#felt .centre *')].filter((e) => {
+    if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) return false;
+    if (getComputedStyle(e).visibility !== 'visible') return false;
+    const b = e.getBoundingClientRect();
+    const meets = b.bottom > r.top && b.top < r.bottom && b.right > r.left && b.left < r.right;
+    const within = b.top >= r.top && b.bottom <= r.bottom && b.left >= r.left && b.right <= r.right;
+    return b.width > 0 && meets && !within;
+  }).map((e) => e.textContent.trim()); }"""
+
+
+def test_a_deals_result_on_a_tablet_leaves_no_line_of_the_centre_cut_at_its_edge(paused, new_page):
+    """A deal's result over the felt of an upright tablet: the centre's lines it lies over are not
+    seen cut in half above it ("Everyone passed: the deal is thrown in" had shown its lower half
+    over the panel that says the same)."""
+    code = create_room(paused, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
+    page = new_page({"width": 768, "height": 1024}, **TOUCH)
+    sit(page, paused, code, "Anna", 0)
+    watch = Watch([page], 120, "a Big Mariage deal played to its result on a tablet")
+    while not page.locator("[data-testid=next-deal]").count():
+        watch("the deal goes on")
+        if not play_on(page):
+            page.wait_for_timeout(30)
+    page.wait_for_timeout(100)  # (the result drawn)
+    assert page.evaluate(CUT_BY_THE_RESULT) == []
+    shot(page, "tablet-deal-result")
+    healthy(page)
