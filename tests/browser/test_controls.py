@@ -209,7 +209,8 @@ def test_a_bot_is_offered_for_someone_only_once_they_have_been_away_a_while(grac
     refused = a.evaluate("""() => new Promise((done) => { const sock = new WebSocket(location.origin.replace('http', 'ws') + '/ws/' + window.cardroomTable.state.room.code);
       sock.onmessage = (e) => { const m = JSON.parse(e.data); if (m.type === 'error') done(m.reason); };
       sock.onopen = () => sock.send(JSON.stringify({type: 'hello', token: JSON.parse(localStorage.getItem('cardroom.seat.' + window.cardroomTable.state.room.code)).token}));
-      setTimeout(() => sock.send(JSON.stringify({type: 'standin', seat: 1, bot: 'rules'})), 300); })""")
+      setTimeout(() => sock.send(JSON.stringify({type: 'standin', seat: 1, bot: 'rules'})), 300);
+      setTimeout(() => done("no refusal within 4 s"), 4000); })""")  # (an answer, not a hang, if taken)
     assert refused == "away_briefly"  # (the server's rule, not only the page's)
     a.refusals.clear()  # (that one was asked for)
     make_my_move(a)
