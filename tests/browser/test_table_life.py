@@ -105,7 +105,8 @@ _OVERLAPS = """() => {
   const name = (e) => e.dataset.card || e.className;
   const felt = box(document.querySelector('.felt')), seats = [...document.querySelectorAll('.felt .seat')];
   const trick = [...document.querySelectorAll('#trick .card, #trick .trick-caption')];
-  const info = [...document.querySelectorAll('#info > *')], bad = [];
+  // (a line not shown on this screen, display: none, lies nowhere)
+  const info = [...document.querySelectorAll('#info > *')].filter((e) => e.getClientRects().length), bad = [];
   for (const e of [...trick, ...info]) {
     for (const s of seats) if (meet(box(e), box(s))) bad.push(name(e) + ' over a seat');
     if (box(e).bottom > felt.bottom || box(e).top < felt.top) bad.push(name(e) + ' out of the felt');
@@ -300,6 +301,14 @@ SAY_MARRIAGES = """(said) => {
     .map(([suit, points]) => ({seat, suit, points}))) : window.keptMarriages;
   for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click(); }"""
 
+#: A later deal's (``later``: else the deal's own again): the match's score so far on the felt and
+#: a contract of three figures, the table drawn again.
+SAY_LATER_DEAL = """(later) => {
+  const m = window.cardroomTable.state.match;
+  window.keptDeal = window.keptDeal || [m.totals, m.deal.contract];  // (the state keeps its hash)
+  [m.totals, m.deal.contract] = later ? [[-65, 105], 150] : window.keptDeal;
+  for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click(); }"""
+
 #: The deal's trumps said as ``suit`` (None: none called), the table drawn again.
 SAY_TRUMPS = """(suit) => {
   window.cardroomTable.state.match.deal.trump = suit;
@@ -408,6 +417,12 @@ def test_the_big_mariage_declarer_plays_every_phase_on_a_phone(paused, new_page)
                 for said in ([[0, 2], [2, 2]], [[1, 2], [3, 2]], [[0, 4]]):
                     page.evaluate(SAY_MARRIAGES, said)
                     assert_fits(page, f"a trick, marriages {said}")
+                    # and in a later deal, with the match's score so far and a contract of three
+                    # figures ("Contract / 150" and "Match — / A −65 · / B 105" had put the
+                    # contract over the top seat of a small phone held sideways)
+                    page.evaluate(SAY_LATER_DEAL, True)
+                    assert_fits(page, f"a trick, marriages {said}, a later deal")
+                    page.evaluate(SAY_LATER_DEAL, False)
                 page.evaluate(SAY_MARRIAGES, None)
                 # the trumps' names beside "Trumps:" ("diamonds" had lain over the left seat)
                 called = deal["trump"]
