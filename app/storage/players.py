@@ -259,10 +259,9 @@ def _others(session: Session, player_id: int) -> tuple[list, list]:
 def standings(session: Session, names: list[str], game: str | None = None,
               since: datetime | None = None, until: datetime | None = None) -> dict:
     """A league table of ``names`` (whatever their case): each one's STATS over the matches in
-    which at least two of them played (all their matches when only one is asked), best first
-    (more matches won, then fewer played, then the better average per deal); in Big Mariage,
-    each partnership of two of them; and the names nobody has played under. Without names,
-    the :func:`leaderboard` of everyone."""
+    which at least two of them played (all their matches when only one is asked), ranked
+    best first (:func:`_ranked`); in Big Mariage, each partnership of two of them; and the
+    names nobody has played under. Without names, the :func:`leaderboard` of everyone."""
     if not names:
         return {"standings": leaderboard(session, game, since, until), "partnerships": [],
                 "unknown": []}
@@ -275,7 +274,7 @@ def standings(session: Session, names: list[str], game: str | None = None,
         shared = (select(MatchPlayer.match_id).where(MatchPlayer.player_id.in_(ids))
                   .group_by(MatchPlayer.match_id).having(func.count() > 1))
     figures = _by_player_and_game(session, _seats_of(ids, game, since, until, shared))
-    rows = _best_first([stats(p.name, figures.get(p.id, {})) for p in people], game)
+    rows = _ranked([stats(p.name, figures.get(p.id, {})) for p in people], game)
     pairs = _partnerships(session, ids, since, until) \
         if game is None or game in PARTNERSHIP_GAMES else []
     return {"standings": rows, "partnerships": pairs,
@@ -285,19 +284,33 @@ def standings(session: Session, names: list[str], game: str | None = None,
 def leaderboard(session: Session, game: str | None = None, since: datetime | None = None,
                 until: datetime | None = None, most: int = 50) -> list[dict]:
     """Everyone who has finished a match here (``game``, between ``since`` and ``until``):
-    their STATS over all their matches, best first as in :func:`standings`, the first
-    ``most``."""
+    their STATS over all their matches, ranked as in :func:`standings`, the first ``most``."""
     people = everyone(session)
     figures = _by_player_and_game(session, _seats_of([p.id for p in people], game, since, until))
     rows = [stats(p.name, figures[p.id]) for p in people if p.id in figures]
-    return _best_first([r for r in rows if r["played"]], game)[:most]  # (a match finished)
+    return _ranked([r for r in rows if r["played"]], game)[:most]  # (a match finished)
 
 
-def _best_first(rows: list[dict], game: str | None) -> list[dict]:
-    """More matches won first, then fewer played, then the better average per deal (the lower
-    in Black Maria alone), then by name."""
-    lower = game is not None and GAMES[game].lower_is_better
-    return sorted(rows, key=lambda r: (-r["won"], r["played"], _average_key(r, lower), r["name"]))
+def _ranked(rows: list[dict], game: str | None) -> list[dict]:
+    """Best first, each with its ``rank``: more matches won, then fewer played; within one
+    game, then the better points per deal (the fewer in Black Maria, where they are
+    penalties). Rows level in all of that share a rank ("1, 1, 3"), in the order of their
+    names. Across games no points are compared: a sum of Black Maria's penalties and the
+    others' points had ranked a player higher for taking more penalties."""
+    level = _level_key(game)
+    ordered = sorted(rows, key=lambda r: (level(r), r["name"]))
+    for place, (above, row) in enumerate(zip([None, *ordered], ordered), 1):
+        row["rank"] = above["rank"] if above and level(above) == level(row) else place
+    return ordered
+
+
+def _level_key(game: str | None):
+    """What a row's rank is worked out from, the smallest for the best: only figures the
+    standings page shows (points per deal as rounded there)."""
+    if game is None:
+        return lambda r: (-r["won"], r["played"])
+    lower = GAMES[game].lower_is_better
+    return lambda r: (-r["won"], r["played"], _average_key(r, lower))
 
 
 def _average_key(row: dict, lower: bool) -> float:

@@ -79,13 +79,22 @@ def _short(label: str) -> str:
     return label if len(label) <= LABEL_LETTERS else label[:LABEL_LETTERS - 1] + "…"
 
 
+#: The lines' colours, by their place: a seat's or a team's (static/js/analysis.js has them too).
+COLOURS = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
+#: A game's colour wherever it is drawn, by its place among all the games (taken from its place
+#: on a player's page, Black Maria's had been blue on one player's page and gold on another's).
+GAME_COLOURS = {game: COLOURS[i % len(COLOURS)] for i, game in enumerate(GAMES)}
+
+
 def chart_svg(rows: list[list[int]], labels: list[str], title: str,
-              movers: list[int] | None = None, target: tuple[int, str] | None = None) -> Markup:
+              movers: list[int] | None = None, target: tuple[int, str] | None = None,
+              colours: list[str] | None = None) -> Markup:
     """Cumulative figures as an inline SVG line chart (one line per seat, team or game), named
     for screen readers by ``title`` and each line's final figure. ``movers``: for each row after
     the first, the one line it is a point of (a player's match, of one game), where the others
     only go on; by default every line has a point at every row. ``target``: a match's target
-    and its label, drawn as a dashed line where the lines reach it."""
+    and its label, drawn as a dashed line where the lines reach it. ``colours``: each line's,
+    by default :data:`COLOURS` in turn."""
     lines = len(rows[0]) if rows else 0
     names = [labels[s] if s < len(labels) else str(s) for s in range(lines)]
     shown = [_short(name) for name in names]
@@ -102,7 +111,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str,
     def y(v):
         return height - pad - (height - 2 * pad) * (v - low) / (high - low)
 
-    colours = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"]
+    colours = colours or [COLOURS[s % len(COLOURS)] for s in range(lines)]
     finals = ", ".join(f"{name} {figure(v)}" for name, v in zip(names, rows[-1] if rows else []))
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
              f'xmlns="http://www.w3.org/2000/svg">',
@@ -128,7 +137,7 @@ def chart_svg(rows: list[list[int]], labels: list[str], title: str,
     label_ys = _apart([y(v) for v in rows[-1]] if rows else [], LABEL_GAP, height - pad)
     for s in range(lines):
         points = " ".join(f"{x(i):.1f},{y(r[s]):.1f}" for i, r in enumerate(rows))
-        colour = colours[s % len(colours)]
+        colour = colours[s]
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" '
                      f'points="{points}"/>')
         for i, r in enumerate(rows):

@@ -36,7 +36,7 @@ from engine.record import positions
 from ..storage import history, players
 from . import i18n
 from .api import finished_record, invite_link
-from .charts import balance, chart_svg, cumulative
+from .charts import GAME_COLOURS, balance, chart_svg, cumulative
 from .deps import Registry, StoreDep, in_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -235,7 +235,8 @@ async def player_page(name: str, request: Request, store: StoreDep):
     labels = [i18n.translate(lang, "game." + g) for g in games]
     chart = chart_svg(balance(found["timeline"], games), labels,
                       i18n.translate(lang, "player.chart"),
-                      movers=[games.index(entry["game"]) for entry in found["timeline"]])
+                      movers=[games.index(entry["game"]) for entry in found["timeline"]],
+                      colours=[GAME_COLOURS[g] for g in games])
     return page(request, "player.html", person=found, chart=chart,
                 penalties={g for g in games if GAMES[g].lower_is_better})
 
@@ -250,8 +251,15 @@ async def standings_page(request: Request, store: StoreDep, players_: Annotated[
     game_ = game if game in GAMES else None
     begun, ended = day(since, zone=tz), day(until, end=True, zone=tz)
     table = await in_session(store, lambda s: players.standings(s, names, game_, begun, ended))
-    return page(request, "standings.html", table=table, filters={
+    return page(request, "standings.html", table=table, order=_ranked_by(game_), filters={
         "players": ", ".join(names), "game": game_ or "", "since": since, "until": until})
+
+
+def _ranked_by(game: str | None) -> str:
+    """The string saying how the standings of ``game`` are ranked (players._ranked)."""
+    if game is None:
+        return "standings.order"
+    return "standings.order_penalties" if GAMES[game].lower_is_better else "standings.order_points"
 
 
 @router.get("/me/continue", response_class=HTMLResponse, include_in_schema=False)

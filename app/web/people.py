@@ -115,8 +115,13 @@ class Partnership(BaseModel):
     points: int
 
 
+class Standing(Stats):
+    rank: int = Field(description="1 for the best; rows level in what is compared share one "
+                                  "(1, 1, 3)")
+
+
 class Standings(BaseModel):
-    standings: list[Stats]
+    standings: list[Standing]
     partnerships: list[Partnership]
     unknown: list[str] = Field(description="the names asked for that nobody has played under")
 

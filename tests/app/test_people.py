@@ -114,6 +114,56 @@ async def test_the_standings_page_without_names_ranks_everyone_who_played(server
     assert {row["name"] for row in table["standings"]} >= set(names)  # (so does the API's)
 
 
+async def test_level_players_share_a_place_and_the_standings_page_says_how_it_ranks(server):
+    """Amy and Zed each won one of two Marjolet matches with as many points, and lost a Black
+    Maria match, Zed with more penalties: over all games they share first place, by name (Zed
+    had been first, his penalties added to his points as if they were good); in Black Maria
+    Amy is first. The page shows the ranks and says what they are worked out from."""
+    t = tag()
+    amy, zed = f"Amy {t}", f"Zed {t}"
+    marjolet = played("marjolet", 4, {"target": 1})
+    black_maria = played("black_maria", 2, {"target": 1})
+    stored(server, marjolet, [amy, zed])
+    stored(server, marjolet, [zed, amy])
+    stored(server, black_maria, [amy, zed, f"Stranger {t}"])
+    # the premise: a stranger won the Black Maria match; Zed took more penalties than Amy
+    assert black_maria.winners == [2] and black_maria.totals[1] > black_maria.totals[0]
+    english = {"Accept-Language": "en"}
+    async with httpx.AsyncClient(base_url=server.http, headers=english) as http:
+        params = {"players": f"{zed},{amy}"}
+        table = (await http.get("/api/standings", params=params)).json()["standings"]
+        page = (await http.get("/standings", params=params)).text
+        maria = (await http.get("/standings", params={**params, "game": "black_maria"})).text
+    assert [(r["rank"], r["name"], r["played"], r["won"]) for r in table] == \
+        [(1, amy, 3, 1), (1, zed, 3, 1)]
+    shown = r'<tr><td>(\d+)</td><td><a href="[^"]*">([^<]*)</a>'
+    assert re.findall(shown, page) == [("1", amy), ("1", zed)]
+    assert "then the fewest played; players level on both share a place." in page
+    assert re.findall(shown, maria) == [("1", amy), ("2", zed)]
+    assert "then the fewest penalty points per deal" in maria
+
+
+async def test_a_game_has_one_colour_on_every_players_chart(server):
+    """Black Maria's line is the same colour on the page of a player who also plays Marjolet
+    and on one's who plays Black Maria alone (each game had taken its colour from its place on
+    the page: blue on one, gold on the other); each game's colour its own."""
+    t = tag()
+    both, alone = f"Both {t}", f"Alone {t}"
+    stored(server, played("marjolet", 4, {"target": 1}), [both, f"other {t}"])
+    stored(server, played("black_maria", 2, {"target": 1}), [both, alone, f"third {t}"])
+    partners = [f"partner {n} {t}" for n in (2, 3, 4)]
+    stored(server, played("big_mariage", 1, {"target": 300}), [alone, *partners])
+    english = {"Accept-Language": "en"}
+    async with httpx.AsyncClient(base_url=server.http, headers=english) as http:
+        charts = [(await http.get(f"/players/{quote(name)}")).text for name in (both, alone)]
+    colours = [dict((label, colour) for colour, label in re.findall(
+        r'<text x="[\d.]+" y="[\d.]+" fill="(#\w+)">([^<]*)</text>', chart)) for chart in charts]
+    assert set(colours[0]) == {"Marjolet", "Black Maria"}
+    assert set(colours[1]) == {"Black Maria", "Big Mariage"}
+    assert colours[0]["Black Maria"] == colours[1]["Black Maria"], colours
+    assert len({*colours[0].values(), *colours[1].values()}) == 3, colours
+
+
 async def test_a_russian_name_is_found_in_any_case_in_history_and_standings(server):
     """(SQLite's lower() knows no Cyrillic: the names are compared by the server.)"""
     vera = f"Вера {tag()}"
@@ -418,11 +468,12 @@ async def test_standings_count_the_matches_of_the_chosen_people_best_first(serve
         expected_pairs
 
 
-async def test_standings_break_ties_by_fewer_matches_then_the_better_average(server):
-    """Best first: more matches won, then fewer played, then the better average per deal (the
-    higher; in Black Maria alone, the fewer penalties), then the name; a person with no deal
-    among the others comes after everyone with as many wins and matches. Two one-deal Black
-    Maria matches: in each, two people lose at once with different penalties."""
+async def test_standings_break_ties_by_fewer_matches_then_within_a_game_the_better_average(server):
+    """Best first: more matches won, then fewer played, then in one game the better average
+    per deal (the fewer penalties in Black Maria); rows level in all of that share a rank, by
+    name; across games no average (the penalties had counted as good points); a person with
+    no deal comes after everyone with as many wins and matches. Two one-deal Black Maria
+    matches: in each, two people lose at once with different penalties."""
     t = tag()
     p, q, r, s, u, z = (f"{n} {t}" for n in ("Cat", "Ann", "Dan", "Eve", "Bob", "Fay"))
     kept = []
@@ -438,7 +489,7 @@ async def test_standings_break_ties_by_fewer_matches_then_the_better_average(ser
         points = sum(sum(sc[m.game.side(seat)] for sc in m.deal_scores()) for m, seat in rows)
         deals = sum(len(m.deal_scores()) for m, _ in rows)
         return {"won": sum(m.game.side(seat) in m.winners for m, seat in rows),
-                "played": len(rows), "average": points / deals if deals else None}
+                "played": len(rows), "average": round(points / deals, 2) if deals else None}
 
     expected = {name: figures(name) for name in chosen}
     # the premise: a tie of wins and matches that only the average breaks, and no deal for z
@@ -446,22 +497,24 @@ async def test_standings_break_ties_by_fewer_matches_then_the_better_average(ser
         expected[q]["played"] and expected[p]["average"] != expected[q]["average"]
     assert expected[z]["average"] is None and expected[z]["played"] == 0
 
-    def best_first(lower_is_better):
-        def key(name):
-            e, average = expected[name], expected[name]["average"]
-            if average is None:
-                average = float("inf")
-            elif not lower_is_better:
-                average = -average
-            return (-e["won"], e["played"], average, name)
-        return sorted(chosen, key=key)
+    def ranked(game):
+        """(rank, name) best first: a rank is one more than the number of rows better."""
+        def level(name):
+            e = expected[name]
+            if game is None:
+                return (-e["won"], e["played"])
+            average = e["average"]
+            return (-e["won"], e["played"], float("inf") if average is None else average)
+        order = sorted(chosen, key=lambda name: (level(name), name))
+        return [(1 + sum(level(other) < level(name) for other in chosen), name)
+                for name in order]
 
     async with httpx.AsyncClient(base_url=server.http) as http:
         for game in (None, "black_maria"):
             params = {"players": ",".join(chosen), **({"game": game} if game else {})}
             table = (await http.get("/api/standings", params=params)).json()
-            assert [row["name"] for row in table["standings"]] == \
-                best_first(game == "black_maria"), game
+            assert [(row["rank"], row["name"]) for row in table["standings"]] == \
+                ranked(game), game
         # one person asked: all their matches; two: only the matches they shared
         alone = (await http.get("/api/standings", params={"players": r})).json()
         pair = (await http.get("/api/standings", params={"players": f"{r},{s}"})).json()

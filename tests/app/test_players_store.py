@@ -103,6 +103,15 @@ TABLE = [
     ("black_maria", 8, solo([S[0], SX], [100, 0], 5, [True, False]), False),
 ]
 
+# Standings across games: T1 and T2 each won one Marjolet match of the two, with as many
+# points; in a Black Maria match a bot won, T2 taking more penalties than T1.
+T = ["T1 P", "T2 P"]
+TIES = [
+    ("marjolet", 1, solo(T, [301, 290], 2, [True, False]), False),
+    ("marjolet", 2, solo(T, [290, 301], 2, [False, True]), False),
+    ("black_maria", 3, solo([T[0], T[1], None], [2, 24, 0], 1, [False, False, True]), False),
+]
+
 # Partnerships: Q1..Q4 in Big Mariage (and a Black Maria match, which has none).
 Q = [f"Q{n} P" for n in range(1, 5)]
 PAIRS = [
@@ -129,7 +138,7 @@ def db(tmp_path_factory):
     sessions = make_sessions(engine)
     ids, records = {}, []
     with sessions() as session, session.begin():
-        for data in (PAGE, TABLE, PAIRS):
+        for data in (PAGE, TABLE, TIES, PAIRS):
             ids[id(data)] = [add_match(session, game, day, seats, running)
                              for game, day, seats, running in data]
         for game, seed, options, names in ENGINE:
@@ -384,11 +393,17 @@ def shared_standing(name, chosen, data=TABLE, keep=lambda day: True) -> dict:
     return {"name": name, **totals(by_game), "by_game": by_game}
 
 
-def standing_names(db, names, game=None, since=None, until=None) -> list[str]:
+def ranked_names(db, names, game=None, since=None, until=None) -> list[tuple[int, str]]:
+    """The standings' rows as the page shows them first: (rank, name)."""
     sessions, _, _ = db
     with sessions() as session:
-        return [r["name"] for r in players.standings(session, names, game, since,
-                                                     until)["standings"]]
+        return [(r["rank"], r["name"]) for r in players.standings(session, names, game, since,
+                                                                   until)["standings"]]
+
+
+def unranked(row: dict) -> dict:
+    """A standings row's STATS."""
+    return {k: v for k, v in row.items() if k != "rank"}
 
 
 def test_standings_count_only_the_matches_at_least_two_of_them_shared(db):
@@ -399,10 +414,10 @@ def test_standings_count_only_the_matches_at_least_two_of_them_shared(db):
         table = players.standings(session, S + ["Nobody P"])
         alone = players.standings(session, [S[0]])
         two = players.standings(session, [S[0], S[1]])
-    assert sorted(table["standings"], key=lambda r: r["name"]) == [
+    assert sorted(map(unranked, table["standings"]), key=lambda r: r["name"]) == [
         shared_standing(n, S) for n in S]
     mine = figures(TABLE, S[0])
-    assert alone["standings"] == [{"name": S[0], **totals(mine), "by_game": mine}]
+    assert alone["standings"] == [{"rank": 1, "name": S[0], **totals(mine), "by_game": mine}]
     assert alone["standings"][0]["played"] == 4
     assert {r["name"]: r["played"] for r in two["standings"]} == {S[0]: 1, S[1]: 1}
     assert table["partnerships"] == [] and alone["partnerships"] == []
@@ -417,7 +432,7 @@ def test_the_leaderboard_is_everyone_who_played_over_all_their_matches_best_firs
         top = players.leaderboard(session, "black_maria", most=2)
         black_maria = players.standings(session, [r["name"] for r in top], "black_maria")
     assert sorted(r["name"] for r in board) == sorted(played)
-    assert all(r == played[r["name"]] for r in board)  # all their matches, not the shared ones
+    assert all(unranked(r) == played[r["name"]] for r in board)  # all their matches, not the shared ones
     assert [(-r["won"], r["played"]) for r in board] == sorted((-r["won"], r["played"]) for r in board)
     assert len(top) == 2 and all(set(r["by_game"]) == {"black_maria"} for r in top)
     assert [r["name"] for r in top] == [r["name"] for r in black_maria["standings"]]
@@ -432,14 +447,27 @@ def test_standings_take_names_in_any_case_and_no_part_of_one(db):
     assert partly["standings"] == [] and partly["unknown"] == [S[0][:2]]  # (a league of whom?)
 
 
-def test_standings_put_more_wins_first_then_fewer_matches_then_the_better_average(db):
-    """S1 won twice; S4 once in one match; S2, S3, S7 once in two, S3 with the most points a
-    deal and S2 and S7 as many (then by name); S5 and S6 no finished match, S6 an average and
-    S5 no deal (last, though first by name). In Black Maria alone, the fewest points a deal
-    come first."""
-    assert standing_names(db, S) == [S[0], S[3], S[2], S[1], S[6], S[5], S[4]]
-    assert standing_names(db, S, "black_maria") == [S[0], S[3], S[1], S[6], S[2], S[5], S[4]]
-    assert standing_names(db, S, "marjolet") == sorted(S)
+def test_standings_put_more_wins_first_then_fewer_matches_and_rows_level_share_a_rank(db):
+    """S1 won twice; S4 once in one match; S2, S3, S7 once in two: level, they share third
+    place, by name (S3 had come first across games for the most points a deal, Black Maria's
+    penalties counted as if they were good); S5 and S6 no finished match. In Black Maria
+    alone, the fewest penalties a deal break the tie (S2 and S7 as many: level), and a row
+    with no deal comes last."""
+    assert ranked_names(db, S) == [(1, S[0]), (2, S[3]), (3, S[1]), (3, S[2]), (3, S[6]),
+                                   (6, S[4]), (6, S[5])]
+    assert ranked_names(db, S, "black_maria") == [
+        (1, S[0]), (2, S[3]), (3, S[1]), (3, S[6]), (5, S[2]), (6, S[5]), (7, S[4])]
+    assert ranked_names(db, S, "marjolet") == [(1, name) for name in sorted(S)]
+
+
+def test_standings_across_games_compare_no_points_and_within_one_game_the_right_way_round(db):
+    """T1 and T2 each won one match of three: across the games they share first place (T2 had
+    been first, the penalties it took in Black Maria added to its Marjolet points as if they
+    were good). In Black Maria, the fewer penalties a deal rank higher; in Marjolet, as many
+    wins, matches and points a deal: level."""
+    assert ranked_names(db, T) == [(1, T[0]), (1, T[1])]
+    assert ranked_names(db, T, "black_maria") == [(1, T[0]), (2, T[1])]
+    assert ranked_names(db, T, "marjolet") == [(1, T[0]), (1, T[1])]
 
 
 def test_standings_count_the_matches_begun_between_since_and_until(db):
@@ -450,7 +478,7 @@ def test_standings_count_the_matches_begun_between_since_and_until(db):
         table = players.standings(session, S, "black_maria", day(2), day(4))
     rows = {r["name"]: r for r in table["standings"]}
     for name in S:
-        assert rows[name] == shared_standing(name, S, keep=lambda d: 2 <= d <= 4), name
+        assert unranked(rows[name]) == shared_standing(name, S, keep=lambda d: 2 <= d <= 4), name
     assert rows[S[0]]["played"] == 1 and rows[S[6]]["played"] == 2
 
 

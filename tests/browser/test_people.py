@@ -179,10 +179,14 @@ def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, local
     rows = page.locator("[data-testid=standings] tbody tr")
     assert rows.count() >= 2
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    names = [rows.nth(i).locator("td").nth(1).text_content() for i in range(rows.count())]
+    shown = [tuple(rows.nth(i).locator("td").nth(cell).text_content() for cell in (0, 1))
+             for i in range(rows.count())]  # (rank, name)
     api = httpx.get(f"{live.http}/api/standings",
-                    params={"players": ",".join(names)}).json()["standings"]
-    assert [r["name"] for r in api] == names  # the page shows the server's order
+                    params={"players": ",".join(name for _, name in shown)}).json()["standings"]
+    # the page shows the server's order and ranks (its rows' places had been 1, 2, 3... even
+    # where what it shows was level), and says what they are worked out from
+    assert [(str(r["rank"]), r["name"]) for r in api] == shown
+    assert page.get_by_test_id("standings-order").is_visible()
     shot(page, f"standings-{locale}-phone")
     page.goto(live.http + "/players/Nobody%20at%20all")
     assert page.locator("h1").text_content() in ("No such player", "Такого игрока нет")
