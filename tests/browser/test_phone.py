@@ -1232,3 +1232,28 @@ def test_a_deals_result_on_a_tablet_leaves_no_line_of_the_centre_cut_at_its_edge
     assert page.evaluate(CUT_BY_THE_RESULT) == []
     shot(page, "tablet-deal-result")
     healthy(page)
+
+
+#: Each side's match total in a deal's result: how many lines its words and its figure take.
+TOTAL_LINES = f"""() => [...document.querySelectorAll('#result .total')].map((total) => {{
+  const words = document.createElement('span'), figure = total.querySelector('b');
+  words.append(...[...total.childNodes].filter((n) => n !== figure));  // (the words alone)
+  total.prepend(words);
+  return [({LINES_OF})(words), ({LINES_OF})(figure)]; }})"""
+
+
+@pytest.mark.parametrize("locale", ["ru-RU", "en-GB"])
+def test_black_marias_three_totals_keep_their_words_and_figures_whole_on_a_small_phone(
+        paused, new_page, locale):
+    """Three sides to a deal's result on a 360-pixel phone: each match total's words on a line
+    and its figure whole ("в партии 13" had been cut as "в / партии 1 / 3")."""
+    code = create_room(paused, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
+    sit(page, paused, code, "Tanya", 0)
+    watch = Watch([page], 90, "a Black Maria deal to its result on a small phone")
+    while not page.locator("[data-testid=next-deal]").count():
+        watch()
+        if not play_on(page):
+            page.wait_for_timeout(30)
+    assert page.evaluate(TOTAL_LINES) == [[1, 1]] * 3
+    healthy(page)
