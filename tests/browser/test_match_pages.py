@@ -166,6 +166,27 @@ def test_a_replayed_pass_names_who_the_cards_went_to(live, new_page):
     healthy(page)
 
 
+@pytest.mark.parametrize("locale, worth", [("en-GB", "— {name} +{points}"), ("ru-RU", " +{points}")])
+def test_a_replayed_declaration_says_what_it_is_and_its_worth(live, new_page, locale, worth):
+    """("Anna declares K♠ Q♠" had not said whether it was the trumps' king and queen, 40, or a
+    marriage, 20.) The name and the points are those the deal lists once it is declared."""
+    match = demo_match(live, "marjolet")
+    frames = httpx.get(f"{live.http}/api/matches/{match['id']}/replay").json()["frames"]
+    declared = [i for i, f in enumerate(frames) if f["action"] and f["action"]["type"] == "declare"]
+    assert declared, "the demo Marjolet match declares nothing"
+    page = new_page(locale=locale)
+    page.goto(f"{live.http}/matches/{match['id']}")
+    page.wait_for_selector("#replay .seat")
+    for step in declared:
+        frame = frames[step]
+        combination = next(c for c in frame["deal_view"]["scored_combinations"][frame["seat"]]
+                           if sorted(c["cards"]) == sorted(frame["action"]["cards"]))
+        page.locator("#rp-slider").evaluate(f"(s) => {{ s.value = {step}; s.dispatchEvent(new Event('input')); }}")
+        said = page.get_by_test_id("replay-action").inner_text()
+        assert worth.format(name=combination["name"], points=combination["points"]) in said, said
+    healthy(page)
+
+
 @pytest.mark.parametrize("game", ["marjolet", "big_mariage"])
 def test_a_replay_in_a_laptops_window_shows_its_buttons_and_the_bottom_hand(live, new_page, game):
     """In a 1366 by 768 screen's window the replay's buttons and what the step did stay at the
