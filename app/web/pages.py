@@ -219,9 +219,11 @@ async def match_page(match_id: int, request: Request, store: StoreDep):
     rows = cumulative(detail)
     goal = (detail["options"] or {}).get("target")
     target = (goal, i18n.translate(lang, "match.chart_target", n=goal)) if goal else None
+    # (no chart before a deal is over: a line at 0 alone had filled the page)
+    chart = chart_svg(rows, labels, i18n.translate(lang, "match.chart"), target=target) \
+        if len(rows) > 1 else None
     return page(request, "match.html", match=detail, labels=labels, running=rows[1:],
-                teams=sides if detail.get("teams") else None,
-                chart=chart_svg(rows, labels, i18n.translate(lang, "match.chart"), target=target))
+                teams=sides if detail.get("teams") else None, chart=chart)
 
 
 @router.get("/players/{name:path}", response_class=HTMLResponse, include_in_schema=False)

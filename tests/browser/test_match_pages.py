@@ -25,6 +25,9 @@ def test_a_running_matchs_page_leads_to_its_table(live, new_page):
     for page in (player, watcher):
         page.goto(f"{live.http}/matches/{match_id}")
         shot(page, f"running-match-{page.evaluate('document.documentElement.lang')}")
+        # no deal over yet: no chart (a line at 0 had filled the page) and no keys for a replay
+        # that is not there
+        assert page.get_by_test_id("chart").count() == page.get_by_test_id("replay-keys").count() == 0
         page.click("[data-testid=table-link]")
         page.wait_for_url(f"**/r/{code}")
         page.wait_for_selector(".seat[data-seat='0']")
