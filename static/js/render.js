@@ -215,10 +215,12 @@ export function renderTrick(box, m, shown) {
     c.dataset.seat = String(seat);
     box.append(c);
   });
+  // (a name kept on one line under a narrow trick: "Берёт Бот / 3" had been split)
+  const whole = (seat) => m.names[seat].replace(/ /g, "\u00a0");
   if (shown) {
     // (said short where the trick is narrow: "Взятку берёт Бот 2" had been cut to "Взятку бе…")
-    const won = { name: m.names[shown.winner] };
+    const won = { name: whole(shown.winner) };
     box.append(el("div", { class: "trick-caption", "data-testid": "trick-winner" },
       el("span", { class: "long" }, t("trick.won_by", won)), el("span", { class: "short" }, t("trick.won_by_short", won))));
-  } else if (cards.length && d.leader !== null && d.leader !== undefined) box.append(el("div", { class: "trick-caption subtle" }, t("trick.led_by", { name: m.names[d.leader] })));
+  } else if (cards.length && d.leader !== null && d.leader !== undefined) box.append(el("div", { class: "trick-caption subtle" }, t("trick.led_by", { name: whole(d.leader) })));
 }
