@@ -69,29 +69,30 @@ async function startReplay() {
   slider.max = String(frames.length - 1);
   let i = 0, timer = null;
   const dealFirst = (deal) => frames.findIndex((f) => f.deal === deal);  // (-1 past the last)
-  // The felt keeps the greatest height it has had at its width: a step to a shorter position
-  // does not pull the page (and the buttons under a thumb) up. Turned, it starts again.
-  let tallest = { width: 0, height: 0 };
+  // The felt keeps the greatest height its cards have needed at its width, and its foot the
+  // lowest place it has had under the bar's top: a step to a shorter position (or a shorter line
+  // of what it did) does not pull the page, and the buttons under a thumb, up. Turned, it starts
+  // again. Where the bar lies over the felt (not held sideways: beside it), that foot is at least
+  // the screen's foot with the bar at the screen's top: the page has room to bring the bar there,
+  // and what a step shows grows into the felt. (A felt seen whole at the page's foot had grown,
+  // the page had scrolled it into sight, and the buttons had gone up from under the thumb: by 18
+  // then 42 pixels at 360×640, the next taps landing on the line under ▶.)
+  const bar = document.querySelector(".replay-side");
+  let tallest = { width: 0, height: 0, reach: 0 };
   const keepHeight = () => {
-    if (felt.clientWidth !== tallest.width) {
-      felt.style.minHeight = "";
-      tallest = { width: felt.clientWidth, height: 0 };
-    }
-    tallest.height = Math.max(tallest.height, felt.getBoundingClientRect().height);  // (border-box)
-    felt.style.minHeight = tallest.height + "px";
+    if (felt.clientWidth !== tallest.width) tallest = { width: felt.clientWidth, height: 0, reach: 0 };
+    // (measured in a box that holds the page's length: a page shorter for a moment had had its
+    // scroll cut back, the buttons jumping down the screen)
+    box.style.minHeight = felt.offsetHeight + "px";
+    felt.style.minHeight = tallest.height ? tallest.height + "px" : "";  // (none: the stylesheet's)
+    tallest.height = felt.getBoundingClientRect().height;  // (border-box)
+    const over = sideways.matches ? 0 : bar.offsetHeight;
+    tallest.reach = Math.max(tallest.reach, over + tallest.height, over ? innerHeight : 0);
+    felt.style.minHeight = tallest.reach - over + "px";
+    box.style.minHeight = "";
   };
   addEventListener("resize", () => { placeNames(); keepHeight(); });
-  // On a phone upright, a felt seen whole that grows under the screen's bottom (a declarer takes
-  // the kitty, the analysis's mark takes a line) brings itself up, its bar going no higher than
-  // the screen's top: the bottom hand had gone out of sight at a step.
-  const bar = document.querySelector(".replay-side");
-  const keepFeltInSight = (before) => {
-    const below = Math.ceil(felt.getBoundingClientRect().bottom - innerHeight);
-    if (before > innerHeight + 1 || below <= 0 || getComputedStyle(bar).position !== "sticky") return;
-    scrollBy(0, Math.min(below, Math.max(0, bar.getBoundingClientRect().top)));
-  };
   const show = (k) => {
-    const before = felt.getBoundingClientRect().bottom;
     i = Math.max(0, Math.min(frames.length - 1, k));
     slider.value = String(i);
     const f = frames[i];
@@ -122,7 +123,6 @@ async function startReplay() {
     if (i === frames.length - 1 && match.status === "finished") line.append(" · ", el("b", { "data-testid": "replay-winners" }, `${t(teams || match.winners.length > 1 ? "match.winners" : "match.winner")}: ${winners}`));
     if ($("rp-mark")) showMark($("rp-mark"), analysis, frames, i, names);
     keepHeight();
-    keepFeltInSight(before);
   };
   redraw = () => show(i);
   // a marked move chosen in the analysis, or a deal in the table: the replay at it, in sight,
