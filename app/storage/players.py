@@ -295,8 +295,10 @@ def _ranked(rows: list[dict], game: str | None) -> list[dict]:
     """Best first, each with its ``rank``: more matches won, then fewer played; within one
     game, then the better points per deal (the fewer in Black Maria, where they are
     penalties). Rows level in all of that share a rank ("1, 1, 3"), in the order of their
-    names. Across games no points are compared: a sum of Black Maria's penalties and the
-    others' points had ranked a player higher for taking more penalties."""
+    names; someone named who has played none of these matches comes last (fewer played is
+    better only among those who played). Across games no points are compared: a sum of Black
+    Maria's penalties and the others' points had ranked a player higher for taking more
+    penalties."""
     level = _level_key(game)
     ordered = sorted(rows, key=lambda r: (level(r), r["name"]))
     for place, (above, row) in enumerate(zip([None, *ordered], ordered), 1):
@@ -308,9 +310,9 @@ def _level_key(game: str | None):
     """What a row's rank is worked out from, the smallest for the best: only figures the
     standings page shows (points per deal as rounded there)."""
     if game is None:
-        return lambda r: (-r["won"], r["played"])
+        return lambda r: (not r["played"], -r["won"], r["played"])
     lower = GAMES[game].lower_is_better
-    return lambda r: (-r["won"], r["played"], _average_key(r, lower))
+    return lambda r: (not r["played"], -r["won"], r["played"], _average_key(r, lower))
 
 
 def _average_key(row: dict, lower: bool) -> float:

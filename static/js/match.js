@@ -71,24 +71,27 @@ async function startReplay() {
   const dealFirst = (deal) => frames.findIndex((f) => f.deal === deal);  // (-1 past the last)
   // The felt keeps the greatest height its cards have needed at its width, and its foot the
   // lowest place it has had under the bar's top: a step to a shorter position (or a shorter line
-  // of what it did) does not pull the page, and the buttons under a thumb, up. Turned, it starts
-  // again. Where the bar lies over the felt (not held sideways: beside it), that foot is at least
-  // the screen's foot with the bar at the screen's top: the page has room to bring the bar there,
+  // of what it did) does not pull the page, and the buttons under a thumb, up. Turned, or its
+  // screen made taller or shorter (its foot had stayed under a shorter one), it starts again.
+  // Where the bar lies over the felt (not held sideways: beside it), that foot is at least the
+  // screen's foot with the bar at the screen's top: the page has room to bring the bar there,
   // and what a step shows grows into the felt. (A felt seen whole at the page's foot had grown,
   // the page had scrolled it into sight, and the buttons had gone up from under the thumb: by 18
   // then 42 pixels at 360×640, the next taps landing on the line under ▶.)
   const bar = document.querySelector(".replay-side");
-  let tallest = { width: 0, height: 0, reach: 0 };
+  let tallest = { width: 0, screen: 0, height: 0, reach: 0 };
   const keepHeight = () => {
-    if (felt.clientWidth !== tallest.width) tallest = { width: felt.clientWidth, height: 0, reach: 0 };
+    if (felt.clientWidth !== tallest.width || innerHeight !== tallest.screen) {
+      tallest = { width: felt.clientWidth, screen: innerHeight, height: 0, reach: 0 };
+    }
     // (measured in a box that holds the page's length: a page shorter for a moment had had its
     // scroll cut back, the buttons jumping down the screen)
     box.style.minHeight = felt.offsetHeight + "px";
     felt.style.minHeight = tallest.height ? tallest.height + "px" : "";  // (none: the stylesheet's)
     tallest.height = felt.getBoundingClientRect().height;  // (border-box)
-    const over = sideways.matches ? 0 : bar.offsetHeight;
-    tallest.reach = Math.max(tallest.reach, over + tallest.height, over ? innerHeight : 0);
-    felt.style.minHeight = tallest.reach - over + "px";
+    const barOver = sideways.matches ? 0 : bar.offsetHeight;
+    tallest.reach = Math.max(tallest.reach, barOver + tallest.height, barOver ? innerHeight : 0);
+    felt.style.minHeight = tallest.reach - barOver + "px";
     box.style.minHeight = "";
   };
   addEventListener("resize", () => { placeNames(); keepHeight(); });

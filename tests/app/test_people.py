@@ -471,8 +471,9 @@ async def test_standings_count_the_matches_of_the_chosen_people_best_first(serve
 async def test_standings_break_ties_by_fewer_matches_then_within_a_game_the_better_average(server):
     """Best first: more matches won, then fewer played, then in one game the better average
     per deal (the fewer penalties in Black Maria); rows level in all of that share a rank, by
-    name; across games no average (the penalties had counted as good points); a person with
-    no deal comes after everyone with as many wins and matches. Two one-deal Black Maria
+    name; across games no average (the penalties had counted as good points); a person who
+    played none of these matches comes last (with none won, fewer played had put them above
+    those who lost). Two one-deal Black Maria
     matches: in each, two people lose at once with different penalties."""
     t = tag()
     p, q, r, s, u, z = (f"{n} {t}" for n in ("Cat", "Ann", "Dan", "Eve", "Bob", "Fay"))
@@ -492,6 +493,8 @@ async def test_standings_break_ties_by_fewer_matches_then_within_a_game_the_bett
                 "played": len(rows), "average": round(points / deals, 2) if deals else None}
 
     expected = {name: figures(name) for name in chosen}
+    losers = [name for name in chosen if expected[name]["played"] and not expected[name]["won"]]
+    assert losers  # (and z, who played none of them, is ranked under them: below)
     # the premise: a tie of wins and matches that only the average breaks, and no deal for z
     assert expected[p]["won"] == expected[q]["won"] and expected[p]["played"] == \
         expected[q]["played"] and expected[p]["average"] != expected[q]["average"]
@@ -502,9 +505,10 @@ async def test_standings_break_ties_by_fewer_matches_then_within_a_game_the_bett
         def level(name):
             e = expected[name]
             if game is None:
-                return (-e["won"], e["played"])
+                return (not e["played"], -e["won"], e["played"])
             average = e["average"]
-            return (-e["won"], e["played"], float("inf") if average is None else average)
+            return (not e["played"], -e["won"], e["played"],
+                    float("inf") if average is None else average)
         order = sorted(chosen, key=lambda name: (level(name), name))
         return [(1 + sum(level(other) < level(name) for other in chosen), name)
                 for name in order]
@@ -515,6 +519,7 @@ async def test_standings_break_ties_by_fewer_matches_then_within_a_game_the_bett
             table = (await http.get("/api/standings", params=params)).json()
             assert [(row["rank"], row["name"]) for row in table["standings"]] == \
                 ranked(game), game
+            assert table["standings"][-1]["name"] == z, game
         # one person asked: all their matches; two: only the matches they shared
         alone = (await http.get("/api/standings", params={"players": r})).json()
         pair = (await http.get("/api/standings", params={"players": f"{r},{s}"})).json()

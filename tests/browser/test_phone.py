@@ -1229,9 +1229,12 @@ def test_a_deals_result_on_a_tablet_leaves_no_line_of_the_centre_cut_at_its_edge
         watch("the deal goes on")
         if not play_on(page):
             page.wait_for_timeout(30)
-    page.wait_for_timeout(100)  # (the result drawn)
     assert page.evaluate(CUT_BY_THE_RESULT) == []
     shot(page, "tablet-deal-result")
+    # the last trick asked for: the result gives way, the centre is seen again
+    page.click("#toggle-last")
+    assert page.locator("#result").is_hidden()
+    assert page.evaluate("getComputedStyle(document.querySelector('#felt .centre')).visibility") == "visible"
     healthy(page)
 
 
