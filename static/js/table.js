@@ -414,5 +414,6 @@ document.addEventListener("keydown", (ev) => {
   else $("sheet").focus();
 });
 
-window.cardroomTable = { get state() { return table.state; }, get seq() { return table.seq; }, reconnectNow, send };
+// (for the browser tests: what is on the screen, and whether an action sent is still unanswered)
+window.cardroomTable = { get state() { return table.state; }, get seq() { return table.seq; }, get inFlight() { return table.inFlight; }, reconnectNow, send };
 connect();

@@ -54,9 +54,11 @@ def healthy(*pages) -> None:
 
 def act(page, locator) -> bool:
     """Click a control that sends an action, then wait for the server's answer: the next state
-    (the page's seq moves on). A refusal, a script error or any toast instead ("cannot be
-    played now: you must follow suit") fails the test at once. False when the control could
-    not be clicked (it was redrawn meanwhile), and nothing was sent."""
+    (the page's seq moves on) with the action answered (another's event alone, a bot's pass
+    while Black Maria's are made at once, could have ended the wait). A refusal, a script error
+    or any toast instead ("cannot be played now: you must follow suit") fails the test at once.
+    False when the control could not be clicked (it was redrawn meanwhile), and nothing was
+    sent."""
     from playwright.sync_api import Error as PlaywrightError
 
     before = page.evaluate("window.cardroomTable.seq")
@@ -65,7 +67,7 @@ def act(page, locator) -> bool:
         return False
     try:
         page.wait_for_function(
-            """(before) => window.cardroomTable.seq !== before
+            """(before) => (window.cardroomTable.seq !== before && window.cardroomTable.inFlight === null)
                            || !document.getElementById('toast').hidden""", arg=before, timeout=10000)
     except PlaywrightError:
         healthy(page)
