@@ -25,6 +25,7 @@ from .test_table_life import (
     choose_three,
     felt_overlaps,
     fits,
+    play_to_the_end_of_the_deal,
 )
 from .test_tables import (
     Watch,
@@ -1254,10 +1255,6 @@ def test_black_marias_three_totals_keep_their_words_and_figures_whole_on_a_small
     code = create_room(paused, "black_maria", ["open", "bot:rules", "bot:rules"])
     page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
     sit(page, paused, code, "Tanya", 0)
-    watch = Watch([page], 90, "a Black Maria deal to its result on a small phone")
-    while not page.locator("[data-testid=next-deal]").count():
-        watch()
-        if not play_on(page):
-            page.wait_for_timeout(30)
+    play_to_the_end_of_the_deal([page], "a Black Maria deal to its result on a small phone")
     assert page.evaluate(TOTAL_LINES) == [[1, 1]] * 3
     healthy(page)
