@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -233,15 +234,21 @@ class Table:
         m = self.s["match"]
         return bool(m and not m["finished"] and m["deal"] and m["deal"]["phase"] == "over")
 
-    def audit_now(self, what: str) -> None:
-        """Each page shows the same event as the English one, then axe runs on each."""
+    def audit_now(self, what: str, staged=None) -> None:
+        """Each page shows the same event as the English one, then axe runs on each; `staged`,
+        called with the page and true before, false after, shows what a deal may not (the
+        pages' moves are their person's: nothing moves meanwhile)."""
         if what in self.checked:
             return
         self.checked.add(what)
         seq = self.page.evaluate("window.cardroomTable.seq")
         for p in (self.page, *self.others):
             p.wait_for_function("(seq) => window.cardroomTable.seq === seq", arg=seq)
+            if staged:
+                staged(p, True)
             self.audit(p, f"{self.game}: {what}")
+            if staged:
+                staged(p, False)
 
     def next_deal(self) -> None:
         """Ask for the next deal and wait for it to be dealt (not for any event: the person's
@@ -299,6 +306,28 @@ def test_black_maria_phases_and_a_spectator(held, new_page, audit):
     audit.check()
 
 
+def offer_a_marriage(page, offered: bool) -> None:
+    """A marriage to declare in the trick winner's window, whether or not the deal offers one
+    (the button's own label, the cards' names where "K♥" is seen, had broken "label in name"
+    only in the deals that did); on a phone, where only its points are seen, its name heard."""
+    page.evaluate("""(offered) => {
+      const m = window.cardroomTable.state.match, marriage = {cards: ['KH', 'QH'], points: 20, name: 'marriage in hearts'};
+      if (offered) {
+        window.keptOffers = [m.moves.declare, m.deal.declarable];
+        [m.moves.declare, m.deal.declarable] = [[marriage.cards], [marriage]];
+      } else {  // (put back as it was, or the state is no longer its hash's)
+        const [declare, declarable] = window.keptOffers;
+        if (declare === undefined) delete m.moves.declare; else m.moves.declare = declare;
+        if (declarable === undefined) delete m.deal.declarable; else m.deal.declarable = declarable;
+      }
+      for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click(); }""", offered)
+    if offered:
+        page.set_viewport_size(PHONE)
+        heard = re.compile(r"^(Declare king of hearts queen of hearts \+20 · marriage in hearts"
+                           r"|Объявить короля червей даму червей \+20 · марьяж червей)$")
+        assert page.get_by_role("button", name=heard).count() == 1, page.text_content("#actions")
+
+
 def test_marjolet_stock_window_and_deal_end(held, new_page, audit):
     t = Table(held, new_page, audit, "marjolet", ["open", "bot:rules"])
     page = t.page
@@ -314,7 +343,7 @@ def test_marjolet_stock_window_and_deal_end(held, new_page, audit):
             continue
         deal = t.s["match"]["deal"]
         if page.locator("[data-testid=draw]").count():
-            t.audit_now("the trick winner's window: declare, exchange, draw")
+            t.audit_now("the trick winner's window: declare, exchange, draw", offer_a_marriage)
             for button in ("declare", "exchange", "draw"):
                 if page.locator(f"[data-testid={button}]").count():
                     act(page, page.locator(f"[data-testid={button}]").first)

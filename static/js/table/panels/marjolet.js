@@ -1,6 +1,6 @@
 // Marjolet's controls: the trick winner's window (declare, exchange the seven of trumps, draw),
 // the strict rule of the end phase, and the combinations scored; declared cards marked in the hand.
-import { t, el, cardText, cardsText, combinationName, spoken } from "../../common.js";
+import { t, el, cardText, cardsText, combinationName } from "../../common.js";
 import { firstDeal } from "../state.js";
 
 export function cardMarks(deal, me) {
@@ -27,10 +27,13 @@ export function drawControls({ state, deal, moves, names, line, act }) {
     const buttons = (moves.declare || []).map((cards) => {
       // what it scores, as the engine's view says it (deal.declarable, the same combinations)
       const offer = (deal.declarable || []).find((d) => d.cards.join() === cards.join());
-      const words = [t("mj.declare"), " ", cardsText(cards, "object"),
-        ...(offer ? [" ", el("b", {}, "+" + offer.points), el("span", { class: "combo-name" }, " · " + combinationName(offer.name))] : [])];
-      // (its name said on a phone too, where only the points are seen beside the cards)
-      return el("button", { type: "button", class: "button primary declare", "data-testid": "declare", "aria-label": spoken(words), onclick: () => act({ type: "declare", cards }) }, ...words);
+      // (the combination's name seen beside the points but on a phone, and always heard: a
+      // label of the button's own, "king of hearts" where "K♥" is seen, had not held the words
+      // seen, which a voice control user says to press it)
+      const name = offer ? " · " + combinationName(offer.name) : "";
+      return el("button", { type: "button", class: "button primary declare", "data-testid": "declare", onclick: () => act({ type: "declare", cards }) },
+        t("mj.declare"), " ", cardsText(cards, "object"),
+        ...(offer ? [" ", el("b", {}, "+" + offer.points), el("span", { class: "combo-name", "aria-hidden": "true" }, name), el("span", { class: "sr-only" }, name)] : []));
     });
     if (moves.exchange) {
       buttons.push(el("button", { type: "button", class: "button primary", "data-testid": "exchange", onclick: () => act({ type: "exchange" }) },
