@@ -32,6 +32,19 @@ export function keepIdentity(value) {
   window.dispatchEvent(new Event("cardroom-identity"));
 }
 
+/** Fills `input`, a field for the name to play under, with this browser's player's name (else
+ * the name last typed), and keeps it so through a rename in the menu: still saying the old name,
+ * the lobby's "Create the table" had been refused ("you play here as …"). */
+export function nameField(input) {
+  let shown = (identity() || {}).name || localStorage.getItem("cardroom.name") || "";
+  input.value = shown;
+  window.addEventListener("cardroom-identity", () => {
+    const now = (identity() || {}).name;
+    if (now && input.value.trim() === shown) input.value = now;  // (not over a name typed since)
+    if (now) shown = now;
+  });
+}
+
 /** The headers that say who this browser is (none for a guest: ``asGuest``, or no player). */
 export function playerHeaders(asGuest = false) {
   const me = identity();

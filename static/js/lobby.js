@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
 import { t, el, refusalText, sentence, seatName, teamLetter, canShare, shareInvite } from "./common.js";
-import { ensureIdentity, identity, keepSeat, playerHeaders, SEAT_KEY } from "./identity.js";
+import { ensureIdentity, identity, nameField, keepSeat, playerHeaders, SEAT_KEY } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
 const CHOICES = { jack_queen: ["marjolet", "same_suit"], marriages: ["declared", "trump_only"] };
@@ -215,7 +215,7 @@ async function loadRooms() {
 
 document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener("change", drawGame));
 $("create-form").addEventListener("submit", createRoom);
-$("create-name").value = (identity() || {}).name || localStorage.getItem("cardroom.name") || "";
+nameField($("create-name"));
 // (a phone's share sheet, where it has one: the link straight into a messenger)
 $("share-link").hidden = !canShare();
 $("share-link").addEventListener("click", () => shareInvite($("invite-link").value, currentGame()));

@@ -18,7 +18,7 @@ import { noticeTurn, listenToSettings, keysOn } from "./table/attention.js";
 import { beforeDraw, afterDraw, ANIM_MS } from "./table/motion.js";
 import { keepHand, tellPlayedWhileAway, tellBack } from "./table/away.js";
 import { PANELS } from "./table/panels/index.js";
-import { ensureIdentity, identity, playerHeaders } from "./identity.js";
+import { ensureIdentity, nameField, playerHeaders } from "./identity.js";
 
 const app = document.getElementById("table-app");
 const $ = (id) => document.getElementById(id);
@@ -315,7 +315,7 @@ $("seat-form").addEventListener("submit", async (ev) => {
   }
   reconnectNow();
 });
-$("seat-name").value = (identity() || {}).name || localStorage.getItem("cardroom.name") || "";
+nameField($("seat-name"));
 
 listenToChatForm(send);
 listenToSettings();

@@ -123,6 +123,35 @@ def test_the_lobby_seats_a_player_under_their_name_or_a_guest_under_the_one_type
     healthy(page)
 
 
+def test_a_rename_in_the_menu_is_the_name_the_lobby_then_seats(live, new_page):
+    """The lobby's name field follows a rename in the menu: still saying the old name, its
+    "Create the table" had been refused ("You play here as …") until the page was loaded again;
+    a name typed meanwhile is left as it is."""
+    name, renamed = fresh_name("Timofey"), fresh_name("Tim")
+    page = new_page(PHONE)
+    assert create_in_lobby(page, live, name)
+    page.goto(live.http + "/")
+    page.click("[data-testid=me-name]")
+    page.fill("[data-testid=me-rename] input", renamed)
+    page.click("[data-testid=me-rename] button")
+    page.wait_for_function("(n) => document.querySelector('[data-testid=me-name]').textContent.includes(n)", arg=renamed)
+    assert page.input_value("#create-name") == renamed
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden]), #create-error:not(:empty)")
+    assert page.text_content("#create-error") == ""
+    seats = httpx.get(f"{live.http}/api/rooms/{page.text_content('#created-code')}").json()["seats"]
+    assert seats[0]["name"] == renamed
+    # a guest's name typed, then a rename: the field keeps what was typed
+    page.goto(live.http + "/")
+    page.fill("#create-name", "Guest Gleb")
+    page.click("[data-testid=me-name]")
+    page.fill("[data-testid=me-rename] input", name)
+    page.click("[data-testid=me-rename] button")
+    page.wait_for_function("(n) => document.querySelector('[data-testid=me-name]').textContent.includes(n)", arg=name)
+    assert page.input_value("#create-name") == "Guest Gleb"
+    healthy(page)
+
+
 @pytest.mark.parametrize("locale, words", [("en-GB", ("Head to head", "Played")),
                                            ("ru-RU", ("Личные встречи", "Партий"))])
 def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, locale, words):
