@@ -233,7 +233,9 @@ async def player_page(name: str, request: Request, store: StoreDep):
     if found is None:
         return missing(request, "missing.player_title", "missing.player_text", name=name)
     lang = i18n.language(request)
-    games = [g for g in GAMES if g in found["by_game"]]
+    # (a match begun and no deal of it over says nothing yet: no table of noughts, no flat line)
+    found["by_game"] = {g: f for g, f in found["by_game"].items() if f["played"] or f["deals"]}
+    games = [g for g in GAMES if found["by_game"].get(g, {}).get("played")]
     labels = [i18n.translate(lang, "game." + g) for g in games]
     chart = chart_svg(balance(found["timeline"], games), labels,
                       i18n.translate(lang, "player.chart"),

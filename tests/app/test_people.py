@@ -164,6 +164,21 @@ async def test_a_game_has_one_colour_on_every_players_chart(server):
     assert len({*colours[0].values(), *colours[1].values()}) == 3, colours
 
 
+async def test_a_players_page_says_nothing_of_a_game_whose_match_has_no_deal_over(server):
+    """A Marjolet match just begun (a walk's: "Played 0, Won 0, Points 0, —" and a flat
+    Marjolet line under the player's Black Maria) is left off the player's page until a deal
+    of it is over."""
+    name = f"Begun {tag()}"
+    stored(server, played("black_maria", 2, {"target": 1}), [name, f"b {tag()}", f"c {tag()}"])
+    code = await create_room(server.http, "marjolet", ["open", "bot:rules"])
+    async with httpx.AsyncClient(base_url=server.http, headers={"Accept-Language": "en"}) as http:
+        assert (await http.post(f"/api/rooms/{code}/join", json={"name": name})).status_code == 200
+        assert set((await http.get(f"/api/players/{quote(name)}")).json()["by_game"]) == {"black_maria", "marjolet"}
+        page = (await http.get(f"/players/{quote(name)}")).text
+    assert 'data-testid="game-black_maria"' in page and 'data-testid="game-marjolet"' not in page
+    assert ">Black Maria</text>" in page and ">Marjolet</text>" not in page  # the chart's lines
+
+
 async def test_a_russian_name_is_found_in_any_case_in_history_and_standings(server):
     """(SQLite's lower() knows no Cyrillic: the names are compared by the server.)"""
     vera = f"Вера {tag()}"
