@@ -75,7 +75,7 @@ REASONS = {
     "name_mixes_alphabets": "a word of a name keeps to one alphabet: Latin, Cyrillic and Greek "
                             "letters look alike",
     "name_like_a_bot": "a name cannot read as a bot's: a table calls its bots \"Bot 2\", \"Bot 3\"",
-    "name_claimed": "the name {name!r} is someone's; choose another, e.g. {suggestion!r}",
+    "name_claimed": "the name {name!r} is taken; choose another, e.g. {suggestion!r}",
     "bad_player_key": "this player key is not known here; it changes nothing",
     "no_player_key": "this needs your player key (the X-Player-Key header)",
     # the match

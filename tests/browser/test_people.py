@@ -60,7 +60,8 @@ def test_a_name_claimed_in_the_lobby_goes_to_a_phone_and_is_nobody_elses(live, n
     stranger = new_page()
     create_in_lobby(stranger, live, name)
     error = stranger.text_content("#create-error")
-    assert "someone" in error and f"{name} 2" in error  # another name is suggested
+    assert "is taken" in error and f"{name} 2" in error  # another name is suggested
+    assert "Continue on another device" in error  # and how to bring it here, if it is theirs
     assert stranger.is_hidden("#created")
     # on a small phone, where the button is at the screen's foot, the refusal comes into sight
     small = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
@@ -117,7 +118,7 @@ def test_the_lobby_seats_a_player_under_their_name_or_a_guest_under_the_one_type
     stranger.click("#create-button")
     stranger.wait_for_selector("#create-error:not(:empty)")
     refused = stranger.text_content("#create-error")
-    assert refused.startswith(f"Имя «{name}» уже чьё-то") and refused.endswith("»."), refused
+    assert refused.startswith(f"Имя «{name}» уже занято") and refused.endswith("ссылку здесь)."), refused
     assert open_codes() == before  # (the table had been made, and left with nobody at it)
     assert [e for e in stranger.errors if "409 (Conflict)" not in e] == []  # (the refusal's own)
     healthy(page)
