@@ -207,8 +207,10 @@ _UNSEEN_IN_CHAT = regex.compile(f"({_IN_PLACE}|(?<=[\\p{{L}}\\p{{M}}])\\u034f)|[
 #: are plain spaces, one between words ("Zorr o" with a hair space had posed as "Zorro").
 _SPACES = regex.compile(r"[\p{Zs}\u2800]+")
 #: What a table calls its bots, in either language (``bot_name``, the pages' "bot.name"), and
-#: its look-alikes in other alphabets ("ВОТ 2", "ΒΟΤ 2") or with a zero for its o.
-_BOT_NAME = regex.compile(r"([bвβ][oо0ο][tтτ]|бот) ?\d+")
+#: its look-alikes in other alphabets ("ВОТ 2", "ΒΟΤ 2") or with a zero for its o; what the
+#: pages call the strong one, and "Bot" alone (a person called "Strong bot" had read as a bot
+#: in the history's list of players).
+_BOT_NAME = regex.compile(r"((strong|сильный) ?)?([bвβ][oо0ο][tтτ]|бот)( ?\d+)?")
 #: A character that shows something: not a space, a mark on another, nor blank (the braille
 #: pattern without dots).
 _SEEN = regex.compile(r"[^\p{Z}\p{M}\p{Default_Ignorable_Code_Point}\s\u2800]")

@@ -200,7 +200,8 @@ def test_a_names_spaces_are_plain_and_single():
 
 
 @pytest.mark.parametrize("name", ["Bot 2", "bot 3", "Бот 4", "БОТ1", "\uff22\uff4f\uff54 2",
-                                  "ВОТ 2", "\u0392\u039f\u03a4 2", "B0t 2"])  # (look-alikes)
+                                  "ВОТ 2", "\u0392\u039f\u03a4 2", "B0t 2",  # (look-alikes)
+                                  "Strong bot", "Сильный бот", "Bot", "бот"])
 def test_a_name_that_reads_as_a_bots_is_refused(name):
     with pytest.raises(Refusal) as refused:
         protocol.person_name(name)
