@@ -216,7 +216,10 @@ export function showMark(line, result, frames, i, names) {
   if (!d.mark) {
     // (a cost too small to mark is said too: a blank line had read as "nothing to say"; and
     // whose word it is: a bare "The best choice" over the felt had said nothing of where it came from)
-    line.append(t("analysis.says"), " ", d.cost === 0 ? t("analysis.best") : t("analysis.small", { cost: tenths(d.cost) }), d.exact ? ` · ${t("analysis.exact")}` : "");
+    // (a cost within the play-outs' margin of error said so: "9.0 points lost" had not been
+    // among the points lost that the analysis adds up)
+    const said = d.cost === 0 ? t("analysis.best") : t(d.significant ? "analysis.small" : "analysis.within", { cost: tenths(d.cost) });
+    line.append(t("analysis.says"), " ", said, d.exact ? ` · ${t("analysis.exact")}` : "");
     return;
   }
   line.classList.add("mark-" + d.mark);
