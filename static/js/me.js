@@ -1,7 +1,7 @@
 // The identity menu on every page: who this browser plays as, their page, renaming, and the
 // link (and QR code) that brings the identity and its seats to another device.
 import { t, el, refusalText, sentence } from "./common.js";
-import { identity, keepIdentity, playerHeaders } from "./identity.js";
+import { identity, keepIdentity, playerHeaders, SEAT_KEY } from "./identity.js";
 
 const box = document.getElementById("me");
 
@@ -21,8 +21,9 @@ function draw() {
     keepIdentity({ ...me, name: body.name });
     draw();
   });
-  const device = el("button", { class: "button small", type: "button", "data-testid": "me-device" }, t("me.device"));
-  device.addEventListener("click", async () => {
+  // the link that brings the identity to another device (`help` says what it is for), and its
+  // QR code, shown under the menu's buttons with `after` below them
+  const showLink = async (help, ...after) => {
     const r = await fetch("/api/me/device", { method: "POST", headers: playerHeaders() });
     const body = await r.json().catch(() => ({}));
     if (!r.ok) { out.textContent = sentence(refusalText(body)); return; }
@@ -30,15 +31,30 @@ function draw() {
     qr.innerHTML = body.qr; // the server's SVG of the link: no text anyone typed
     const host = new URL(body.link).hostname;
     const here = host === "localhost" || host === "[::1]" || host.startsWith("127.");  // (another device cannot open it)
-    out.replaceChildren(el("p", {}, t("me.device_help")), el("input", { readonly: true, value: body.link, "aria-label": t("me.device_link"), "data-testid": "me-link" }),
-      ...(here ? [el("p", { class: "note", "data-testid": "me-link-local" }, t("me.device_local", { host }))] : []), qr);
-    qr.scrollIntoView({ block: "nearest" });  // (it had run past a laptop screen's foot)
+    out.replaceChildren(el("p", {}, help), el("input", { readonly: true, value: body.link, "aria-label": t("me.device_link"), "data-testid": "me-link" }),
+      ...(here ? [el("p", { class: "note", "data-testid": "me-link-local" }, t("me.device_local", { host }))] : []), qr, ...after);
+    (after.length ? after[after.length - 1] : qr).scrollIntoView({ block: "nearest" });  // (it had run past a laptop screen's foot)
+  };
+  const device = el("button", { class: "button small", type: "button", "data-testid": "me-device" }, t("me.device"));
+  device.addEventListener("click", () => showLink(t("me.device_help")));
+  // Signing out forgets the key here, the seats kept with it and the name last typed (else a
+  // shared computer's next person would be the player, in their seats). The link is then the
+  // only way back: it is shown first, with the button that forgets.
+  const signOut = el("button", { class: "button small", type: "button", "data-testid": "me-sign-out" }, t("me.sign_out"));
+  signOut.addEventListener("click", () => {
+    const forget = el("button", { class: "button small primary", type: "button", "data-testid": "me-sign-out-now" }, t("me.sign_out_now"));
+    forget.addEventListener("click", () => {
+      Object.keys(localStorage).filter((k) => k.startsWith(SEAT_KEY) || k === "cardroom.name").forEach((k) => localStorage.removeItem(k));
+      keepIdentity(null);
+      location.reload();
+    });
+    showLink(t("me.sign_out_help", { name: me.name }), forget);
   });
   const summary = el("summary", { "data-testid": "me-name" }, t("me.you", { name: me.name }));
   const menu = el("details", { class: "me-menu" }, summary,
     el("div", { class: "me-panel" },
       el("p", {}, el("a", { href: "/players/" + encodeURIComponent(me.name) }, t("me.page"))),
-      rename, device, out));
+      rename, el("div", { class: "row" }, device, signOut), out));
   // it closes as a menu does: Escape, a click elsewhere, the focus gone elsewhere (left open,
   // it had lain over the table's settings and its score sheet)
   menu.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && menu.open) { menu.open = false; summary.focus(); } });

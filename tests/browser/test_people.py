@@ -153,6 +153,33 @@ def test_a_rename_in_the_menu_is_the_name_the_lobby_then_seats(live, new_page):
     healthy(page)
 
 
+def test_signing_out_forgets_the_player_and_their_seats_here_and_the_link_brings_them_back(live, new_page):
+    """A shared computer's player signs out: the page forgets the key, the seats kept with it
+    and the name typed, after showing the link, the only way back (there is no password)."""
+    name = fresh_name("Sasha")
+    page = new_page(PHONE, locale="ru-RU")
+    code = create_in_lobby(page, live, name)
+    assert code
+    page.goto(f"{live.http}/r/{code}")
+    page.wait_for_selector(".seat.me")
+    page.click("[data-testid=me-name]")
+    page.click("[data-testid=me-sign-out]")
+    link = page.locator("[data-testid=me-link]")
+    link.wait_for()
+    assert f"Чтобы снова играть как «{name}»" in page.text_content("[data-testid=me-out]")
+    back = link.input_value()
+    page.click("[data-testid=me-sign-out-now]")
+    page.wait_for_selector("#seat-name")  # (the page again, a visitor's: a seat to take)
+    assert page.locator("[data-testid=me-name]").count() == 0 and page.locator(".seat.me").count() == 0
+    kept = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('cardroom.'))")
+    assert not [k for k in kept if k == "cardroom.player" or k == "cardroom.name" or k.startswith("cardroom.seat.")], kept
+    page.goto(back)
+    page.wait_for_selector("[data-testid=me-name]")
+    page.goto(f"{live.http}/r/{code}")
+    page.wait_for_selector(".seat.me")  # the seat, by the player's key, on any device
+    healthy(page)
+
+
 @pytest.mark.parametrize("locale, words", [("en-GB", ("Head to head", "Played")),
                                            ("ru-RU", ("Личные встречи", "Партий"))])
 def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, locale, words):
