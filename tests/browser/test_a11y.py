@@ -307,18 +307,20 @@ def test_black_maria_phases_and_a_spectator(held, new_page, audit):
 
 
 def offer_a_marriage(page, offered: bool) -> None:
-    """A marriage to declare in the trick winner's window, whether or not the deal offers one
-    (the button's own label, the cards' names where "K♥" is seen, had broken "label in name"
-    only in the deals that did); on a phone, where only its points are seen, its name heard."""
+    """A marriage to declare and the seven of trumps to exchange in the trick winner's window,
+    whether or not the deal offers them (the declare button's own label, the cards' names where
+    "K♥" is seen, had broken "label in name" only in the deals that did); on a phone, where
+    only its points are seen, the marriage's name heard."""
     page.evaluate("""(offered) => {
       const m = window.cardroomTable.state.match, marriage = {cards: ['KH', 'QH'], points: 20, name: 'marriage in hearts'};
+      const staged = {moves: {declare: [marriage.cards], exchange: {}}, deal: {declarable: [marriage]}};
       if (offered) {
-        window.keptOffers = [m.moves.declare, m.deal.declarable];
-        [m.moves.declare, m.deal.declarable] = [[marriage.cards], [marriage]];
+        window.keptOffers = Object.entries(staged).map(([part, values]) => [part, Object.keys(values).map((k) => [k, m[part][k]])]);
+        for (const [part, values] of Object.entries(staged)) Object.assign(m[part], values);
       } else {  // (put back as it was, or the state is no longer its hash's)
-        const [declare, declarable] = window.keptOffers;
-        if (declare === undefined) delete m.moves.declare; else m.moves.declare = declare;
-        if (declarable === undefined) delete m.deal.declarable; else m.deal.declarable = declarable;
+        for (const [part, kept] of window.keptOffers) {
+          for (const [k, v] of kept) { if (v === undefined) delete m[part][k]; else m[part][k] = v; }
+        }
       }
       for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click(); }""", offered)
     if offered:
