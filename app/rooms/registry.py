@@ -80,6 +80,17 @@ class RoomRegistry:
             room.last_asked = time.monotonic()
         return room
 
+    async def renamed(self, player_id: int, name: str) -> None:
+        """A player renamed: their seats in the rooms still in play say the new name. A room
+        that fails to is logged and left (the name stands: history and pages read it)."""
+        for code in await asyncio.to_thread(self.repository.codes_seating, player_id):
+            room = await self.get(code, asked=False)
+            try:
+                if room is not None:
+                    await room.rename(player_id, name)
+            except Refusal as refusal:
+                logs.event("error", code, logging.WARNING, what="rename", reason=refusal.reason)
+
     async def _load(self, code: str) -> Room | None:
         async with self._loading:
             room = self.rooms.get(code)

@@ -204,6 +204,18 @@ class Room:
         await self._start_if_full()
         return seat, token
 
+    async def rename(self, player_id: int, name: str) -> None:
+        """The player ``player_id``, renamed, is called so at their seat here (a table had kept
+        the old name to its end)."""
+        async with self.lock:
+            await self._retrying(lambda: self._rename(player_id, name))
+
+    async def _rename(self, player_id: int, name: str) -> None:
+        await self._ensure_fresh()
+        seat = self.state.seat_of_player(player_id)
+        if seat is not None and self.state.seats[seat].name != name:
+            await self._change_seat(seat, name=name)
+
     async def _check_taken_over(self, seat: int) -> None:
         """A seat a bot plays for someone away may be taken over by someone else (the table
         played on without them, and a spectator, their grandmother say, would rather play it),

@@ -16,7 +16,7 @@ from engine import GAMES
 from ..protocol import Refusal, person_name
 from ..storage import players
 from ..storage.stored import Conflict
-from .deps import LimitsDep, SettingsDep, StoreDep, in_session
+from .deps import LimitsDep, Registry, SettingsDep, StoreDep, in_session
 from .limits import address
 
 router = APIRouter(prefix="/api")
@@ -164,12 +164,15 @@ async def who_am_i(store: StoreDep, key: PlayerKey = None):
 
 @router.patch("/me", response_model=Identity)
 async def rename_me(body: NameBody, request: Request, store: StoreDep, limits: LimitsDep,
-                    key: PlayerKey = None):
-    """The same player and history under a new name nobody has."""
+                    rooms: Registry, key: PlayerKey = None):
+    """The same player and history under a new name nobody has, at the tables still in play
+    too."""
     player_id, _ = await me_or_refuse(store, key)
     await limits.check("names", address(request))
-    name = person_name(body.name)
-    return {"name": await _named(store, lambda session: players.rename(session, player_id, name))}
+    typed = person_name(body.name)
+    name = await _named(store, lambda session: players.rename(session, player_id, typed))
+    await rooms.renamed(player_id, name)
+    return {"name": name}
 
 
 async def _named(store, work) -> str:

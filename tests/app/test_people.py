@@ -354,6 +354,33 @@ async def test_the_identity_brings_its_seats_to_another_device(server):
         await client.close()
 
 
+async def test_a_rename_is_the_name_at_the_tables_in_play(server):
+    """A player who renames themselves is called so at their seats in the rooms still in play,
+    told to the table as a seat's change (a walk's table had kept the old name to its end);
+    the seat stays theirs."""
+    name, renamed = f"Old {tag()}", f"New {tag()}"
+    playing = await create_room(server.http, "black_maria", ["open", "bot:random", "bot:random"])
+    waiting = await create_room(server.http, "marjolet", ["open", "open"])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        key = (await http.post("/api/me", json={"name": name})).json()["key"]
+        mine = {"X-Player-Key": key}
+        for code in (playing, waiting):
+            assert (await http.post(f"/api/rooms/{code}/join", json={}, headers=mine)).status_code == 200
+        table = Client(server.ws, playing, name="table", player=key)
+        await table.connect()
+        assert (await http.patch("/api/me", json={"name": renamed}, headers=mine)).json()["name"] == renamed
+        await table.until(lambda s: s["room"]["seats"][0]["name"] == renamed, timeout=10)
+        assert any(m.get("event", {}).get("kind") == "seat" for m in table.messages)
+        for code in (playing, waiting):
+            seats = (await http.get(f"/api/rooms/{code}")).json()["seats"]
+            assert seats[0]["name"] == renamed, seats
+        # the seat is still the player's: another device of theirs sits there
+        phone = Client(server.ws, waiting, name="phone", player=key)
+        assert (await phone.connect())["state"]["you"] == {"seat": 0, "name": renamed}
+    for client in (table, phone):
+        await client.close()
+
+
 async def test_claiming_a_seated_guests_name_takes_none_of_their_seats(server):
     """The name of a guest at a table is free to claim (with its history), but the guest's
     seat stays their seat token's: whoever claimed the name had sat at it, seen the hand and
