@@ -33,6 +33,12 @@ if TYPE_CHECKING:
     from ..storage.repository import RoomRepository
 
 
+#: A renamed player's tables are those that stored an event this recently (a match may be left
+#: running for ever), the :data:`RENAMED_ROOMS` newest.
+IN_PLAY = timedelta(days=2)
+RENAMED_ROOMS = 20
+
+
 class RoomRegistry:
     def __init__(self, settings: Settings, repository: RoomRepository,
                  broadcaster: Broadcaster | None = None):
@@ -80,16 +86,18 @@ class RoomRegistry:
             room.last_asked = time.monotonic()
         return room
 
-    async def renamed(self, player_id: int, name: str) -> None:
-        """A player renamed: their seats in the rooms still in play say the new name. A room
-        that fails to is logged and left (the name stands: history and pages read it)."""
-        for code in await asyncio.to_thread(self.repository.codes_seating, player_id):
-            room = await self.get(code, asked=False)
+    async def renamed(self, player_id: int) -> None:
+        """A player renamed: their seats at the tables still in play (see :data:`IN_PLAY`) say
+        their name. A room that fails to is logged and left: the name stands, the player's
+        pages and the history read it."""
+        since = datetime.now(timezone.utc) - IN_PLAY
+        for code in await asyncio.to_thread(self.repository.codes_seating, player_id, since, RENAMED_ROOMS):
             try:
+                room = await self.get(code, asked=False)
                 if room is not None:
-                    await room.rename(player_id, name)
-            except Refusal as refusal:
-                logs.event("error", code, logging.WARNING, what="rename", reason=refusal.reason)
+                    await room.rename(player_id)
+            except (Refusal, StorageError) as error:
+                logs.event("error", code, logging.WARNING, what="rename", error=str(error))
 
     async def _load(self, code: str) -> Room | None:
         async with self._loading:

@@ -204,17 +204,21 @@ class Room:
         await self._start_if_full()
         return seat, token
 
-    async def rename(self, player_id: int, name: str) -> None:
+    async def rename(self, player_id: int) -> None:
         """The player ``player_id``, renamed, is called so at their seat here (a table had kept
-        the old name to its end)."""
+        the old name to its end). The name is read under the lock: of two renames close
+        together, the later one is the seat's."""
         async with self.lock:
-            await self._retrying(lambda: self._rename(player_id, name))
+            await self._retrying(lambda: self._rename(player_id))
 
-    async def _rename(self, player_id: int, name: str) -> None:
+    async def _rename(self, player_id: int) -> None:
         await self._ensure_fresh()
         seat = self.state.seat_of_player(player_id)
-        if seat is not None and self.state.seats[seat].name != name:
-            await self._change_seat(seat, name=name)
+        name = await asyncio.to_thread(self.repository.player_name, player_id)
+        if seat is None or name is None or self.state.seats[seat].name == name:
+            return
+        self._check_not_seated(name, player_id, seat)  # (a guest's seat may show that name)
+        await self._change_seat(seat, name=name)
 
     async def _check_taken_over(self, seat: int) -> None:
         """A seat a bot plays for someone away may be taken over by someone else (the table

@@ -267,15 +267,20 @@ class RoomRepository:
                 Room.id.in_(select(MatchRow.room_id).where(MatchRow.status == "running")),
                 exists().where(RoomEvent.room_id == Room.id, RoomEvent.created > since)))
 
-    def codes_seating(self, player_id: int) -> list[str]:
-        """The rooms where the player sits by their key and no match is over yet: waiting for
-        people, or playing."""
-        of_room = MatchRow.room_id == Room.id  # (only a room's newest match may be unfinished)
+    def codes_seating(self, player_id: int, since: datetime, most: int) -> list[str]:
+        """The rooms where the player sits by their key that stored an event after ``since``,
+        the ``most`` newest: the tables still in play (one a match ended at may rematch)."""
         with self.store.reading() as session:
             return list(session.scalars(
                 select(Room.code).join(Seat, Seat.room_id == Room.id)
-                .where(Seat.player_id == player_id, Seat.by_key.is_(True), Seat.kind == "human")
-                .where(~exists().where(of_room) | exists().where(of_room, MatchRow.status != "finished"))))
+                .where(Seat.player_id == player_id, Seat.by_key.is_(True), Seat.kind == "human",
+                       exists().where(RoomEvent.room_id == Room.id, RoomEvent.created > since))
+                .order_by(Room.created.desc()).limit(most)))
+
+    def player_name(self, player_id: int) -> str | None:
+        with self.store.reading() as session:
+            player = session.get(Player, player_id)
+            return player.name if player is not None else None
 
     def open_room_codes(self, limit: int, open_only: bool) -> list[str]:
         """The newest rooms' codes (``open_only``: those with a free seat)."""

@@ -171,7 +171,7 @@ async def rename_me(body: NameBody, request: Request, store: StoreDep, limits: L
     await limits.check("names", address(request))
     typed = person_name(body.name)
     name = await _named(store, lambda session: players.rename(session, player_id, typed))
-    await rooms.renamed(player_id, name)
+    await rooms.renamed(player_id)
     return {"name": name}
 
 

@@ -3,7 +3,8 @@
 // hello only: never in a URL.
 import { refusalText, t } from "./common.js";
 
-const KEY = "cardroom.player";
+/** Where this browser keeps its player: {key, name}. */
+export const PLAYER_KEY = "cardroom.player";
 
 /** Where this browser keeps its seat at a table, per room code: {token, seat, name, at}. */
 export const SEAT_KEY = "cardroom.seat.";
@@ -22,13 +23,13 @@ export function keepSeat(code, seat) {
 
 /** {key, name} of this browser's player, or null. */
 export function identity() {
-  try { return JSON.parse(localStorage.getItem(KEY)) || null; } catch { return null; }
+  try { return JSON.parse(localStorage.getItem(PLAYER_KEY)) || null; } catch { return null; }
 }
 
 /** Keep (or forget) this browser's identity; the page's parts that show it hear of it. */
 export function keepIdentity(value) {
-  if (value) localStorage.setItem(KEY, JSON.stringify(value));
-  else localStorage.removeItem(KEY);
+  if (value) localStorage.setItem(PLAYER_KEY, JSON.stringify(value));
+  else localStorage.removeItem(PLAYER_KEY);
   window.dispatchEvent(new Event("cardroom-identity"));
 }
 

@@ -1,7 +1,7 @@
-// The identity menu on every page: who this browser plays as, their page, renaming, and the
-// link (and QR code) that brings the identity and its seats to another device.
+// The identity menu on every page: who this browser plays as, their page, renaming, the link
+// (and QR code) that brings the identity and its seats to another device, and signing out.
 import { t, el, refusalText, sentence } from "./common.js";
-import { identity, keepIdentity, playerHeaders, SEAT_KEY } from "./identity.js";
+import { identity, keepIdentity, playerHeaders, PLAYER_KEY } from "./identity.js";
 
 const box = document.getElementById("me");
 
@@ -26,7 +26,7 @@ function draw() {
   const showLink = async (help, ...after) => {
     const r = await fetch("/api/me/device", { method: "POST", headers: playerHeaders() });
     const body = await r.json().catch(() => ({}));
-    if (!r.ok) { out.textContent = sentence(refusalText(body)); return; }
+    if (!r.ok) { out.textContent = sentence(refusalText(body)); return false; }
     const qr = el("div", { class: "qr", role: "img", "aria-label": t("me.qr") });
     qr.innerHTML = body.qr; // the server's SVG of the link: no text anyone typed
     const host = new URL(body.link).hostname;
@@ -34,21 +34,16 @@ function draw() {
     out.replaceChildren(el("p", {}, help), el("input", { readonly: true, value: body.link, "aria-label": t("me.device_link"), "data-testid": "me-link" }),
       ...(here ? [el("p", { class: "note", "data-testid": "me-link-local" }, t("me.device_local", { host }))] : []), qr, ...after);
     (after.length ? after[after.length - 1] : qr).scrollIntoView({ block: "nearest" });  // (it had run past a laptop screen's foot)
+    return true;
   };
   const device = el("button", { class: "button small", type: "button", "data-testid": "me-device" }, t("me.device"));
   device.addEventListener("click", () => showLink(t("me.device_help")));
-  // Signing out forgets the key here, the seats kept with it and the name last typed (else a
-  // shared computer's next person would be the player, in their seats). The link is then the
-  // only way back: it is shown first, with the button that forgets.
+  // Signing out: the link is then the only way back, so it is shown first, with the button
+  // that forgets (shown on its own if the link cannot be had).
   const signOut = el("button", { class: "button small", type: "button", "data-testid": "me-sign-out" }, t("me.sign_out"));
   signOut.addEventListener("click", () => {
-    const forget = el("button", { class: "button small primary", type: "button", "data-testid": "me-sign-out-now" }, t("me.sign_out_now"));
-    forget.addEventListener("click", () => {
-      Object.keys(localStorage).filter((k) => k.startsWith(SEAT_KEY) || k === "cardroom.name").forEach((k) => localStorage.removeItem(k));
-      keepIdentity(null);
-      location.reload();
-    });
-    showLink(t("me.sign_out_help", { name: me.name }), forget);
+    const forget = el("button", { class: "button small primary", type: "button", "data-testid": "me-sign-out-now", onclick: forgetMe }, t("me.sign_out_now"));
+    showLink(t("me.sign_out_help", { name: me.name }), forget).then((shown) => { if (!shown) out.append(forget); });
   });
   const summary = el("summary", { "data-testid": "me-name" }, t("me.you", { name: me.name }));
   const menu = el("details", { class: "me-menu" }, summary,
@@ -61,6 +56,23 @@ function draw() {
   menu.addEventListener("focusout", (ev) => { if (ev.relatedTarget && !menu.contains(ev.relatedTarget)) menu.open = false; });
   box.replaceChildren(menu);
 }
+
+/** What this browser keeps of its settings, not of anyone's play: the rest goes on signing out. */
+const SETTINGS = new Set(["cardroom.sound", "cardroom.notify", "cardroom.keys", "cardroom.lastTable"]);
+
+/** Forgets everything this browser keeps of its player (else a shared computer's next person
+ * would be them, in their seats, with their hand of the deal and the cards chosen to pass), and
+ * opens the page again as a visitor's; other tabs follow (below). */
+function forgetMe() {
+  for (const kept of [localStorage, sessionStorage]) {
+    Object.keys(kept).filter((k) => k.startsWith("cardroom.") && !SETTINGS.has(k)).forEach((k) => kept.removeItem(k));
+  }
+  keepIdentity(null);
+  location.reload();
+}
+
+// signed out in another tab: this one no longer plays as them either (it had stayed seated)
+window.addEventListener("storage", (ev) => { if (ev.key === PLAYER_KEY && ev.newValue === null) location.reload(); });
 
 document.addEventListener("click", (ev) => {
   const menu = box && box.querySelector(".me-menu");

@@ -361,7 +361,10 @@ async def test_a_rename_is_the_name_at_the_tables_in_play(server):
     name, renamed = f"Old {tag()}", f"New {tag()}"
     playing = await create_room(server.http, "black_maria", ["open", "bot:random", "bot:random"])
     waiting = await create_room(server.http, "marjolet", ["open", "open"])
+    as_guest = await create_room(server.http, "marjolet", ["open", "open"])
     async with httpx.AsyncClient(base_url=server.http) as http:
+        # (a guest's seat under the name before it was claimed: whoever claimed it may not be them)
+        assert (await http.post(f"/api/rooms/{as_guest}/join", json={"name": name})).status_code == 200
         key = (await http.post("/api/me", json={"name": name})).json()["key"]
         mine = {"X-Player-Key": key}
         for code in (playing, waiting):
@@ -374,6 +377,7 @@ async def test_a_rename_is_the_name_at_the_tables_in_play(server):
         for code in (playing, waiting):
             seats = (await http.get(f"/api/rooms/{code}")).json()["seats"]
             assert seats[0]["name"] == renamed, seats
+        assert (await http.get(f"/api/rooms/{as_guest}")).json()["seats"][0]["name"] == name
         # the seat is still the player's: another device of theirs sits there
         phone = Client(server.ws, waiting, name="phone", player=key)
         assert (await phone.connect())["state"]["you"] == {"seat": 0, "name": renamed}

@@ -168,11 +168,19 @@ def test_signing_out_forgets_the_player_and_their_seats_here_and_the_link_brings
     link.wait_for()
     assert f"Чтобы снова играть как «{name}»" in page.text_content("[data-testid=me-out]")
     back = link.input_value()
+    # what a deal leaves here: the hand as last seen, the cards chosen to pass; and a setting
+    page.evaluate(f"""() => {{ localStorage.setItem('cardroom.hand.{code}', '["QS"]');
+      sessionStorage.setItem('cardroom.pass.{code}', '["QS"]'); localStorage.setItem('cardroom.sound', 'off'); }}""")
+    other = page.context.new_page()  # another tab of the same browser, seated too
+    other.goto(f"{live.http}/r/{code}")
+    other.wait_for_selector(".seat.me")
     page.click("[data-testid=me-sign-out-now]")
     page.wait_for_selector("#seat-name")  # (the page again, a visitor's: a seat to take)
     assert page.locator("[data-testid=me-name]").count() == 0 and page.locator(".seat.me").count() == 0
-    kept = page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('cardroom.'))")
-    assert not [k for k in kept if k == "cardroom.player" or k == "cardroom.name" or k.startswith("cardroom.seat.")], kept
+    kept = page.evaluate("[...Object.keys(localStorage), ...Object.keys(sessionStorage)].filter((k) => k.startsWith('cardroom.'))")
+    assert sorted(kept) == ["cardroom.lastTable", "cardroom.sound"], kept  # (the browser's settings stay: nobody's play)
+    other.wait_for_selector("#seat-name")  # the other tab no longer plays as them either
+    assert other.locator(".seat.me").count() == 0
     page.goto(back)
     page.wait_for_selector("[data-testid=me-name]")
     page.goto(f"{live.http}/r/{code}")

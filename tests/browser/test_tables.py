@@ -385,7 +385,8 @@ def test_marjolet_two_players_declaration_and_end_phase(paused, new_page):
                 # its name read on the phone too, where only the points are seen (it had been
                 # hidden from screen readers as well)
                 if p is b:
-                    assert "·" in p.get_attribute("[data-testid=declare] >> nth=0", "aria-label")
+                    heard = re.compile(rf"\+{offer['points']} · \S")
+                    assert p.get_by_role("button", name=heard).count() >= 1, said
                 # what scores stands out, the draw beside it (drawn past unawares, a marriage's
                 # 40 had gone by)
                 looks = p.evaluate("""() => [...document.querySelectorAll('#actions [data-testid=declare], #actions [data-testid=draw]')]
