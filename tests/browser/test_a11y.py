@@ -376,12 +376,27 @@ def test_marjolet_stock_window_and_deal_end(held, new_page, audit):
     audit.check()
 
 
+def offer_a_trump_call(page, offered: bool) -> None:
+    """At her lead, a card to call trumps with, chosen, whether or not she holds a marriage (the
+    buttons to call or not had been audited only in the deals that offered a call)."""
+    page.evaluate("""(offered) => {
+      const m = window.cardroomTable.state.match;
+      if (offered) { window.keptTrump = m.moves.trump; m.moves.trump = [m.moves.play[0]]; }
+      else if (window.keptTrump === undefined) delete m.moves.trump;  // (as it was: the state keeps its hash)
+      else m.moves.trump = window.keptTrump;
+      for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click(); }""", offered)
+    if offered:
+        page.locator(".hand-row .card[data-call]").first.click()
+        page.locator("[data-testid=call-trumps]").wait_for()
+
+
 def test_big_mariage_bidding_kitty_contract_play_and_deal_end(held, new_page, audit):
     t = Table(held, new_page, audit, "big_mariage", ["open", "bot:rules", "bot:rules", "bot:rules"])
     page = t.page
     declared = False  # this deal's declarer is the person (a bid high enough that bots pass)
     needed = {"bidding", "the declarer's kitty, a card chosen to give",
-              "the declarer fixes the contract", "play, a trick on the table", "the deal's end"}
+              "the declarer fixes the contract", "play, a trick on the table", "the deal's end",
+              "lead or call trumps"}
     while True:
         t.watch(t.checked)
         if t.between_deals():
@@ -414,9 +429,12 @@ def test_big_mariage_bidding_kitty_contract_play_and_deal_end(held, new_page, au
             if t.s["match"]["deal"]["trick"]:
                 t.audit_now("play, a trick on the table")
             callable_ = page.locator(".hand-row .card[data-call]")
+            deal = t.s["match"]["deal"]
             if callable_.count() and "lead or call trumps" not in t.checked:
                 callable_.first.click()
                 t.audit_now("lead or call trumps")
+            elif not deal["trick"] and deal["last_trick"]:  # her lead, no marriage to call with
+                t.audit_now("lead or call trumps", offer_a_trump_call)
             play_first_legal(page)
         else:
             page.wait_for_timeout(30)
