@@ -214,8 +214,10 @@ class Room:
     async def _rename(self, player_id: int) -> None:
         await self._ensure_fresh()
         seat = self.state.seat_of_player(player_id)
+        if seat is None:
+            return
         name = await asyncio.to_thread(self.repository.player_name, player_id)
-        if seat is None or name is None or self.state.seats[seat].name == name:
+        if name is None or self.state.seats[seat].name == name:
             return
         self._check_not_seated(name, player_id, seat)  # (a guest's seat may show that name)
         await self._change_seat(seat, name=name)
