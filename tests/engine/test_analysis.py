@@ -114,11 +114,16 @@ def check_shape(analysis: dict, record: dict) -> None:
             assert d["legal"] >= len(d["choices"]) >= 2
             values = [c["value"] for c in d["choices"]]
             assert values == sorted(values, reverse=True)
-            assert d["best_value"] == values[0]
             assert d["action"] in [c["action"] for c in d["choices"]]
+            assert d["best"] == d["choices"][0]["action"] or values[0] == values[1]
             [made] = [c for c in d["choices"] if c["action"] == d["action"]]
-            assert made["value"] == d["value"]
-            assert d["cost"] >= 0 and abs(d["cost"] - (d["best_value"] - d["value"])) < 0.02
+            # measured again (a cost the first set found significant), the values are the
+            # second set's; otherwise the choices'
+            if not d["measured_again"]:
+                assert (d["best_value"], d["value"]) == (values[0], made["value"])
+            else:
+                assert d["best"] != d["action"] and not d["exact"]
+            assert d["cost"] >= 0 and abs(d["cost"] - max(0, d["best_value"] - d["value"])) < 0.02
             assert d["significant"] == (d["cost"] > 0 and (
                 d["exact"] or d["cost"] > 2 * d["error"])) or abs(d["cost"] - 2 * d["error"]) < .03
             if d["mark"] is not None:  # (the cost and error shown are rounded)
@@ -488,6 +493,26 @@ def test_big_mariage_exact_endings_agree_with_brute_force(seed):
 
 
 # -- determinism and conformance records -----------------------------------------------------
+
+def test_a_cost_that_is_only_the_luck_of_the_sample_is_not_marked(monkeypatch):
+    # Every choice's play-out is the same noise (no choice is better than another), so every
+    # cost the analysis finds is the sample's luck. The first set of determinizations, which
+    # also chooses the best, finds one in twelve beyond two standard errors (one in forty
+    # without the choosing); measured again on a second set, about one in forty of those
+    # stands.
+    def noise(model, world, seat, action, options, seed, *rest):
+        return random.Random(f"{seed}/{sorted(action.items())}").gauss(0, 10)
+
+    monkeypatch.setattr("engine.analysis.play_out", noise)
+    analysis = analyse(rules_record("black_maria", 7, deals=6), simulations=40, seed=2)
+    sampled = [d for d in decisions_of(analysis) if not d.get("forced") and not d["exact"]]
+    assert sum(1 for d in sampled if d["mark"]) <= 3  # (24 of 250 when only measured once)
+    again = [d for d in sampled if d["measured_again"]]
+    assert len(again) >= 15 and len(again) >= len(sampled) // 20, (len(again), len(sampled))
+    for d in again:  # each would have been marked on the first set alone
+        [made] = [c for c in d["choices"] if c["action"] == d["action"]]
+        assert d["choices"][0]["value"] - made["value"] >= THRESHOLDS["black_maria"][0]
+
 
 def test_the_same_seed_gives_the_same_analysis():
     record = conformance("black_maria-05")
