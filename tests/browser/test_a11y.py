@@ -275,6 +275,13 @@ def test_black_maria_phases_and_a_spectator(held, new_page, audit):
     for i in range(2):
         page.locator(".hand-row .card.playable").nth(i).click()
     t.audit_now("passing, two cards chosen")
+    small = {"small phone": {"width": 360, "height": 640}}
+    for p in (page, t.ru):  # the first deal's word on the game behind a "?", folded and not
+        audit(p, "black_maria: passing, the help folded", sizes=small)
+        p.click("[data-testid=aim-toggle]")
+        audit(p, "black_maria: passing, the help unfolded", sizes=small)
+        p.click("[data-testid=aim-toggle]")
+        p.set_viewport_size(LAPTOP)
     page.locator(".hand-row .card.playable:not(.selected)").first.click()
     act_surely(page, page.locator("[data-testid=pass-button]"))
     page.wait_for_selector("[data-testid=received] .cardtext")

@@ -874,6 +874,45 @@ def test_a_small_phone_keeps_the_hand_and_the_moves_on_its_screen(paused, new_pa
     healthy(page)
 
 
+#: every seat's name below the table's bar, on the screen
+SEATS_IN_SIGHT = """() => { const bar = document.querySelector('.tablebar').getBoundingClientRect().bottom;
+  return [...document.querySelectorAll('.seat .nameplate')].filter((n) => n.getBoundingClientRect().top < bar - 1)
+    .map((n) => n.textContent); }"""
+
+
+@pytest.mark.parametrize("game, seats, said", [
+    ("black_maria", ["open", "bot:rules", "bot:rules"], "Д♠ — 13"),
+    ("big_mariage", ["open"] + ["bot:rules"] * 3, "очки карт (всего 120)")])
+def test_a_small_phone_folds_the_first_deals_word_on_the_game_behind_a_question_mark(
+        paused, new_page, game, seats, said):
+    """At 360 by 640 the first deal's word on the game (Black Maria's penalties as the cards are
+    passed, what a Big Mariage bid is) is behind a "?" beside "Your turn": its three lines, with
+    a long name, had put the seats at the top of the felt under the table's bar. Unfolded, it
+    stays so as the table is drawn again; folded, every seat is in sight."""
+    code = create_room(paused, game, seats)
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH)
+    sit(page, paused, code, "Александра Константиновна", 0)
+    toggle = page.locator("[data-testid=aim-toggle]")
+    toggle.wait_for()
+    assert page.locator("[data-testid=aim]").is_hidden()
+    assert page.evaluate(SEATS_IN_SIGHT) == []
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.get_by_role("button", name="Подсказка").count() == 1
+    toggle.click()
+    assert said in page.locator("[data-testid=aim]").inner_text()
+    if game == "black_maria":  # a card chosen to pass: the moves drawn again
+        page.locator(".hand-row .card").first.click()
+        page.wait_for_selector("[data-testid=pass-button]:has-text('1/3')")
+        assert page.locator("[data-testid=aim]").is_visible()
+    assert page.locator("[data-testid=aim-toggle]").get_attribute("aria-expanded") == "true"
+    page.click("[data-testid=aim-toggle]")
+    assert page.locator("[data-testid=aim]").is_hidden()
+    shot(page, f"small-phone-aim-{game}")
+    page.set_viewport_size(PHONE)  # a taller phone: the word said as before, no "?"
+    assert page.locator("[data-testid=aim]").is_visible() and toggle.is_hidden()
+    healthy(page)
+
+
 @pytest.mark.parametrize("locale, said", [("ru-RU", "Семёрка козырей: +10 сдающему"),
                                           ("en-GB", "Dix: +10 to the dealer")])
 def test_a_marjolet_dix_turned_up_is_said_beside_the_stock_on_a_small_phone(live, new_page, locale, said):

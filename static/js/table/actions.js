@@ -24,7 +24,8 @@ export function drawActions({ panel, moves, names, send, act, redraw }) {
   const mine = me !== null && Object.keys(moves).length > 0;
   const status = table.stale ? t("table.stale") : table.sending ? t("table.sending") : mine ? t("table.your_turn") : waitingText(state, names);
   const look = table.stale ? " stale" : table.sending ? " sending" : mine ? " yours" : "";
-  box.append(el("p", { class: "status" + look, "data-testid": "status" }, status));
+  const statusLine = el("p", { class: "status" + look, "data-testid": "status" }, status);
+  box.append(statusLine);
   // said again when what the turn asks changes, though the words stay ("your turn" to pass,
   // then to lead)
   const asked = status + "|" + Object.keys(moves).sort().join();
@@ -35,7 +36,28 @@ export function drawActions({ panel, moves, names, send, act, redraw }) {
   drawStandins(state, line, send, redraw, mine);
   if (!m || !m.deal) return;
   panel.drawControls({ state, deal: m.deal, moves, me, names, line, act });
+  foldAim(box, statusLine);
   if (me !== null && panel.news) tellNews(panel.news({ state, deal: m.deal, moves, me, names }), m);
+}
+
+// The first deal's word on the game (a panel's `.aim`): on a short phone, folded behind a "?"
+// at the right of the status (its three lines had pushed the seats at the top of the felt
+// under the table's bar); unfolded, it stays so from one drawing to the next.
+let aimOpen = false;
+
+function foldAim(box, statusLine) {
+  const aim = box.querySelector(".aim");
+  if (!aim) return;
+  aim.id = "aim";
+  aim.classList.toggle("open", aimOpen);
+  const button = el("button", { type: "button", class: "aim-toggle", "aria-controls": "aim", "aria-expanded": String(aimOpen), "data-testid": "aim-toggle" },
+    el("span", { "aria-hidden": "true" }, "?"), el("span", { class: "sr-only" }, t("table.aim_toggle")));
+  button.addEventListener("click", () => {
+    aimOpen = !aimOpen;
+    aim.classList.toggle("open", aimOpen);
+    button.setAttribute("aria-expanded", String(aimOpen));
+  });
+  box.insertBefore(button, statusLine);
 }
 
 // What the game's panel has to tell the person in this deal (the cards received, what a
