@@ -150,10 +150,11 @@ async def me_or_refuse(store, key: str | None) -> tuple[int, str]:
 async def make_identity(body: NameBody, request: Request, store: StoreDep, limits: LimitsDep):
     """A new player key holding ``name`` (a new name, or a guest's nobody claimed yet, with
     its history): keep the key; the server keeps only its hash."""
-    await limits.check("names", address(request))
+    await limits.spent("names", address(request))
     name, key = person_name(body.name), players.new_key()
-    return {"name": await _named(store, lambda session: players.claim(session, name, key)),
-            "key": key}
+    claimed = await _named(store, lambda session: players.claim(session, name, key))
+    await limits.count("names", address(request))
+    return {"name": claimed, "key": key}
 
 
 @router.get("/me", response_model=Identity)
@@ -168,9 +169,10 @@ async def rename_me(body: NameBody, request: Request, store: StoreDep, limits: L
     """The same player and history under a new name nobody has, at the tables still in play
     too."""
     player_id, _ = await me_or_refuse(store, key)
-    await limits.check("names", address(request))
+    await limits.spent("names", address(request))
     typed = person_name(body.name)
     name = await _named(store, lambda session: players.rename(session, player_id, typed))
+    await limits.count("names", address(request))
     await rooms.renamed(player_id)
     return {"name": name}
 

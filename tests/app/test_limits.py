@@ -89,11 +89,16 @@ async def test_an_ipv6_client_is_counted_by_its_64_whatever_address_it_takes_in_
 
 async def test_names_claimed_or_changed_from_one_address_are_limited(serve):
     """Each claim stores a player, listed with the others: a script had made a hundred in a
-    fifth of a second (and could claim every guest's name). A rename counts too."""
+    fifth of a second (and could claim every guest's name). A rename counts too; a name refused
+    as taken does not (a player trying names until one was free had been told to wait)."""
     server = serve(limit_names="3/minute")
     async with httpx.AsyncClient(base_url=server.http) as http:
         keys = [(await http.post("/api/me", json={"name": f"Junk {secrets.token_hex(3)}"})).json()["key"]
                 for _ in range(2)]
+        taken = (await http.get("/api/me", headers={"X-Player-Key": keys[1]})).json()["name"]
+        for _ in range(3):
+            refused = await http.post("/api/me", json={"name": taken})
+            assert refused.status_code == 409 and refused.json()["code"] == "name_claimed"
         renamed = await http.patch("/api/me", json={"name": f"Junk {secrets.token_hex(3)}"},
                                    headers={"X-Player-Key": keys[0]})
         assert renamed.status_code == 200
