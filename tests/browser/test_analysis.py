@@ -8,6 +8,7 @@ import random
 import re
 import time
 from datetime import datetime, timedelta, timezone
+from decimal import ROUND_HALF_UP, Decimal
 
 import httpx
 import pytest
@@ -18,7 +19,7 @@ from tests.browser.test_a11y import AXE, Audit
 
 def server_with_a_match(tmp_path_factory, name: str, simulations: int):
     """A live server analysing at ``simulations`` determinizations a choice, holding one
-    finished Black Maria match of the rules bots (``server.match_id``)."""
+    finished Black Maria match of the rules bots, three deals (``server.match_id``)."""
     from app.ops.seeds import store_match
     from app.storage.store import Store
     from engine import new_match
@@ -27,7 +28,7 @@ def server_with_a_match(tmp_path_factory, name: str, simulations: int):
 
     url = fresh_sqlite(tmp_path_factory, name)
     rng, rules = random.Random(12), HEURISTIC_BOTS["black_maria"]
-    match = new_match("black_maria", {"target": 10})
+    match = new_match("black_maria", {"target": 40})
     while not match.finished:
         match.start_deal(rng=rng)
         while match.current is not None:
@@ -47,8 +48,9 @@ def server_with_a_match(tmp_path_factory, name: str, simulations: int):
 
 @pytest.fixture(scope="module")
 def analysed_server(tmp_path_factory):
-    """Its analyses quick (two determinizations a choice)."""
-    server = server_with_a_match(tmp_path_factory, "analysisdb", 2)
+    """Its analyses quick (four determinizations a choice: with fewer, hardly a cost stands
+    measured a second time, and the test needs marks of two players)."""
+    server = server_with_a_match(tmp_path_factory, "analysisdb", 4)
     yield server
     server.stop()
 
@@ -103,7 +105,9 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     text = mark.inner_text()
     assert text.startswith(words[decision["mark"]]), text
     def tenths(value: float) -> str:  # as the page's language writes a number, a minus its sign
-        return f"{value:.1f}".replace(".", "," if lang == "ru" else ".").replace("-", "\u2212")
+        # (a half away from nothing, as Intl.NumberFormat rounds: −13.25 is −13.3)
+        rounded = Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+        return f"{rounded}".replace(".", "," if lang == "ru" else ".").replace("-", "\u2212")
 
     assert tenths(decision["cost"]) in text and ("better:" in text or "лучше:" in text)
     # the better choice's value, then the choice made's, each named
@@ -169,13 +173,14 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
         return r.top >= label.bottom || r.bottom <= label.top || r.left >= label.right || r.right <= label.left; }); }""")
     assert clear, "the axis's label lies over a dot"
     # a player is one colour on the page: the running totals' line, the dots and the legend
-    # here; a mark is a white ring (orange and red rings had read as another player's)
+    # here; a mistake or a blunder is a white ring (orange and red rings had read as another
+    # player's; an inaccuracy is a larger dot)
     colours = page.evaluate("""() => {
       const rgb = (c) => { const e = document.createElement('i'); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v; };
       return {lines: [...document.querySelectorAll('[data-testid=chart] svg polyline')].map((l) => rgb(l.getAttribute('stroke'))),
               keys: [...document.querySelectorAll('.an-key')].map((k) => getComputedStyle(k).color),
               dots: [...new Set([...document.querySelectorAll('svg.an-chart circle')].map((c) => rgb(c.getAttribute('fill'))))],
-              rings: [...new Set([...document.querySelectorAll('svg.an-chart circle[class*=mark-]')].map((c) => getComputedStyle(c).stroke))]}; }""")
+              rings: [...new Set([...document.querySelectorAll('svg.an-chart circle:is(.mark-mistake, .mark-blunder)')].map((c) => getComputedStyle(c).stroke))]}; }""")
     assert colours["keys"] == colours["lines"], colours
     assert set(colours["dots"]) <= set(colours["keys"]) and colours["rings"] == ["rgb(255, 255, 255)"], colours
     # the chart names its players' colours (the marks' legend is a phone's)

@@ -235,8 +235,9 @@ export function focusTurn() {
 
 function nextControl() {
   const controls = [...document.querySelectorAll("#result:not([hidden]) button, #actions button:not(:disabled)")]
-    // (a seat for a bot is not what comes next, nor a step of a bid's value: the bid is)
-    .filter((b) => !b.closest(".standin-box, .stepper"));
+    // (a seat for a bot is not what comes next, nor a step of a bid's value: the bid is; nor
+    // the "?" of the first deal's word on the game)
+    .filter((b) => !b.closest(".standin-box, .stepper, .aim-toggle"));
   // (past "Next deal" or "Rematch" asked, whom the table waits for: the focus had fallen to the
   // page's body, and nothing was said)
   return controls[0] || document.querySelector("#result:not([hidden]) [data-testid=ready-waiting]")
