@@ -109,9 +109,16 @@ async def test_the_standings_page_without_names_ranks_everyone_who_played(server
     async with httpx.AsyncClient(base_url=server.http) as http:
         page = (await http.get("/standings", headers={"Accept-Language": "en"})).text
         table = (await http.get("/api/standings")).json()
-    assert "Everyone who has played here" in page  # (it had been empty until names were typed)
+    assert "Everyone who has played here, over all their matches" in page  # (it had been empty
+    # until names were typed)
     assert all(f'href="/players/{quote(name, safe="")}"' in page for name in names)
     assert {row["name"] for row in table["standings"]} >= set(names)  # (so does the API's)
+    # a game or dates chosen, it says so ("over all their matches" had been said of one game's)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        for query in ("?game=marjolet", "?since=2026-01-01"):
+            chosen = (await http.get("/standings" + query, headers={"Accept-Language": "en"})).text
+            said = chosen.split('data-testid="standings-rule">')[1].split("</p>")[0]
+            assert "over the matches chosen above" in said and "all their matches" not in said
 
 
 async def test_level_players_share_a_place_and_the_standings_page_says_how_it_ranks(server):
