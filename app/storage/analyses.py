@@ -49,7 +49,8 @@ def get(session: Session, match_id: int, with_result: bool = True):
 
 def request(session: Session, match_id: int, now: datetime, again: bool = False):
     """Ask for a finished match's analysis: a done or failed one is worked out anew only when
-    asked ``again``; one queued or running stays as it is. None for no such match,
+    asked ``again`` (its result kept, and shown, until the new one replaces it); one queued or
+    running stays as it is. None for no such match,
     :data:`RUNNING` while it runs; else the analysis as :func:`describe` gives it, without its
     result."""
     match = session.get(MatchRow, match_id)
@@ -65,8 +66,10 @@ def request(session: Session, match_id: int, now: datetime, again: bool = False)
         return describe(row, False)
     row.status, row.simulations, row.seed = "queued", None, 0  # (the server's simulations)
     row.done = row.total = 0
-    row.deals, row.result, row.error = [], None, None
-    row.worker = row.heartbeat = row.finished = None
+    # (the result kept: asked again, the analysis had gone from the page, for everyone, until
+    # the new one was done)
+    row.deals, row.error = [], None
+    row.worker = row.heartbeat = None  # (``finished``: the kept result's)
     row.requested = now
     session.flush()
     return describe(row, False)

@@ -55,8 +55,22 @@ export function startAnalysis(box, match, names, onResult, showMove) {
     show(await r.json());
   }
 
+  // (asked again, the last analysis stays until the new one replaces it: it had gone from the
+  // page, for everyone, for as long as the new one took)
+  let shownFinished = null;
+  function showResult(a) {
+    if (!a.result || a.finished === shownFinished) return;
+    shownFinished = a.finished;
+    renderSummary(summary, a.result, names);
+    renderMarked(marked, a.result, names, showMove);
+    charted = a.result;
+    drawChart();
+    onResult(a.result);
+  }
+
   function show(a) {
     ask.hidden = bar.hidden = true;
+    showResult(a);
     if (a.status === null || a.status === "failed") {
       status.textContent = t(a.status === null ? "analysis.none" : "analysis.failed");
       if (asked && a.status === "failed") told.textContent = t("analysis.failed");
@@ -79,11 +93,6 @@ export function startAnalysis(box, match, names, onResult, showMove) {
     ask.textContent = t("analysis.again");
     ask.hidden = false;
     box.append(ask);  // (under what it would redo: above the summary, a tap meant for it had asked again)
-    renderSummary(summary, a.result, names);
-    renderMarked(marked, a.result, names, showMove);
-    charted = a.result;
-    drawChart();
-    onResult(a.result);
   }
 
   let asked = false;
@@ -102,11 +111,6 @@ export function startAnalysis(box, match, names, onResult, showMove) {
     bar.after(ask);  // (back under the progress, for a failure's "Analyse again")
     asked = true;
     told.textContent = "";
-    summary.replaceChildren();
-    marked.replaceChildren();
-    charted = null;
-    chart.replaceChildren();
-    onResult(null);
     load();
   };
   load();

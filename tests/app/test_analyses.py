@@ -102,7 +102,13 @@ def test_one_process_holds_an_analysis_and_a_stale_hold_is_taken_over(store):
     assert store.transact(lambda s: analyses.request(s, match_id, later))["status"] == "done"
     anew = store.transact(lambda s: analyses.request(s, match_id, later, again=True))
     assert anew["status"] == "queued"
-    assert store.transact(lambda s: analyses.get(s, match_id))["result"] is None
+    # the one done still shown meanwhile (it had gone from the page, for everyone), then the new
+    queued = store.transact(lambda s: analyses.get(s, match_id))
+    assert queued["result"] == {"x": 1} and (queued["done"], queued["deals_done"]) == (0, 0)
+    assert store.transact(lambda s: analyses.claim(s, "third", later, STALE)) == match_id
+    assert store.transact(lambda s: analyses.work(s, match_id, "third"))["deals"] == []
+    assert store.transact(lambda s: analyses.finish(s, match_id, "third", later, {"x": 2}, 40))
+    assert store.transact(lambda s: analyses.get(s, match_id))["result"] == {"x": 2}
 
 
 def test_no_analysis_of_a_running_match_or_of_none(store):

@@ -200,6 +200,18 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
         audit = Audit()
         audit(page, "the match page analysed, its marked moves listed")
         audit.check()
+    if lang == "en":
+        # asked again, the analysis done stays, its marks in the replay too, until the new one
+        # replaces it (it had gone from the page, for everyone, for as long as that took)
+        page.set_viewport_size(LAPTOP)
+        rows = page.get_by_test_id("analysis-row").count()
+        page.get_by_test_id("analysis-ask").click()
+        status.filter(has_text=re.compile("Waiting for its turn|Analysing")).wait_for()
+        assert page.get_by_test_id("analysis-row").count() == rows
+        assert page.get_by_test_id("analysis-move").count() == len(marked)
+        assert mark.inner_text().startswith(words[decision["mark"]])
+        page.get_by_test_id("analysis-told").filter(has_text="ready").wait_for(timeout=240_000)
+        assert page.get_by_test_id("analysis-row").count() == rows
     assert not page.errors
 
 
