@@ -19,7 +19,7 @@ from collections import OrderedDict
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Annotated
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fastapi import APIRouter, FastAPI, Query, Request
@@ -191,18 +191,35 @@ SIDES = {g.name: [[s for s in range(g.seats) if g.side(s) == c] for c in range(g
          for g in GAMES.values()}
 
 
+#: Matches a page of the history lists, newest first.
+HISTORY_PAGE = 50
+
+
 @router.get("/history", response_class=HTMLResponse, include_in_schema=False)
 async def history_page(request: Request, store: StoreDep, player: str | None = None,
                        game: str | None = None, since: str | None = None,
-                       until: str | None = None, status: str | None = None, tz: str = ""):
+                       until: str | None = None, status: str | None = None, tz: str = "",
+                       number: Annotated[str, Query(alias="page")] = ""):
     game = game if game in GAMES else None
     status = status if status in ("running", "finished") else None
-    matches = await in_session(store, lambda s: history.list_matches(
+    # (a page that is no number is the first: a link typed wrong still lists matches)
+    number = min(int(number), 10 ** 6) if number.isdigit() and int(number) > 0 else 1
+    found = await in_session(store, lambda s: history.list_matches(
         s, player or None, game, status, day(since, zone=tz), day(until, end=True, zone=tz),
-        200, 0))
-    return page(request, "history.html", matches=matches, sides=SIDES,
-                filters={"player": player or "", "game": game or "", "since": since or "",
-                         "until": until or "", "status": status or ""})
+        HISTORY_PAGE + 1, (number - 1) * HISTORY_PAGE))
+    filters = {"player": player or "", "game": game or "", "since": since or "",
+               "until": until or "", "status": status or ""}
+
+    def link(to: int) -> str:
+        kept = {k: v for k, v in {**filters, "tz": tz}.items() if v}
+        return "/history?" + urlencode({**kept, "page": to}) if to > 1 \
+            else "/history" + ("?" + urlencode(kept) if kept else "")
+
+    # (it had stopped at the newest 200 matches, saying nothing of the others)
+    pages = {"number": number, "newer": link(number - 1) if number > 1 else None,
+             "older": link(number + 1) if len(found) > HISTORY_PAGE else None}
+    return page(request, "history.html", matches=found[:HISTORY_PAGE], sides=SIDES,
+                filters=filters, pages=pages)
 
 
 @router.get("/matches/{match_id:int}", response_class=HTMLResponse, include_in_schema=False)

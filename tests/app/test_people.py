@@ -629,3 +629,33 @@ async def test_a_replay_asked_for_at_once_is_worked_out_once(server, monkeypatch
         answers.append(await http.get(f"/api/matches/{match_id}/replay"))
     assert [a.status_code for a in answers] == [200] * 7 and len({a.content for a in answers}) == 1
     assert worked_out == [match_id]
+
+
+async def test_the_history_pages_on_to_older_matches_keeping_its_filters(server):
+    """Past a page of matches, the history links to the older ones (it had stopped at the
+    newest 200, saying nothing), and back, keeping what it was filtered by; a page that is no
+    number is the first."""
+    from app.web.pages import HISTORY_PAGE
+
+    names = [f"Pager {tag()}", f"Other {tag()}"]
+    match, start = played("marjolet", 5, {"target": 1}), datetime.now(timezone.utc)
+    ids = [stored(server, match, names, start - timedelta(minutes=n))
+           for n in range(HISTORY_PAGE + 2)]  # newest first
+
+    def listed(html: str) -> list[int]:
+        return list(dict.fromkeys(int(i) for i in re.findall(r'href="/matches/(\d+)"', html)))
+
+    async with httpx.AsyncClient(base_url=server.http, headers={"Accept-Language": "en"}) as http:
+        first = (await http.get("/history", params={"player": names[0], "game": "marjolet"})).text
+        assert listed(first) == ids[:HISTORY_PAGE]
+        older = re.search(r'<a [^>]*rel="next" href="([^"]+)"', first).group(1).replace("&amp;", "&")
+        assert "Older matches" in first and 'rel="prev"' not in first
+        second = (await http.get(older)).text
+        assert listed(second) == ids[HISTORY_PAGE:] and "page 2" in second
+        assert 'rel="next"' not in second
+        newer = re.search(r'<a [^>]*rel="prev" href="([^"]+)"', second).group(1).replace("&amp;", "&")
+        assert listed((await http.get(newer)).text) == ids[:HISTORY_PAGE]
+        for wrong in ("x", "-1", "0", "99999999999999999999"):
+            r = await http.get("/history", params={"player": names[0], "page": wrong})
+            assert r.status_code == 200 and (listed(r.text) == ids[:HISTORY_PAGE]
+                                             or wrong.startswith("9") and listed(r.text) == [])
