@@ -307,3 +307,27 @@ def test_the_match_pages_charts_take_the_width_they_have(analysed_server, new_pa
         assert 11 <= label.bounding_box()["height"] <= 18, (size, label.bounding_box())
     shot(page, f"analysis-charts-{lang}")
     assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_an_unmarked_cost_says_whether_it_is_counted(analysed_server, new_page, lang):
+    """A cost too small to mark but counted says so, beside one within the margin of error
+    that is not: "2.7 points lost" counted and "16.7 points lost … not counted" had read as if
+    the small loss counted and the large one did not, for no reason."""
+    live = analysed_server
+    page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
+    page.goto(f"{live.http}/lang/{lang}?next=/matches/{live.match_id}")
+    page.get_by_test_id("replay-where").wait_for()
+    said = page.evaluate("""async () => {
+      const { showMark } = await import('/static/js/analysis.js');
+      const frames = [{ deal: 0, action: null }, { deal: 0, action: { type: "play", card: "2C" }, seat: 0, deal_view: {} }];
+      const line = document.createElement('p');
+      const said = (d) => { showMark(line, { deals: [{ decisions: [{ index: 0, seat: 0, action: frames[1].action, ...d }] }] }, frames, 1, ["Anna"]); return line.textContent; };
+      return [said({ cost: 0, significant: false, mark: null, exact: false }),
+              said({ cost: 1.5, significant: true, mark: null, exact: false }),
+              said({ cost: 9, significant: false, mark: null, exact: false })]; }""")
+    expected = {"en": ["Analysis: the best choice", "Analysis: 1.5 points lost: counted, too few to mark",
+                       "Analysis: 9.0 points lost, within the play-outs' margin of error: not counted"],
+                "ru": ["Анализ — лучший выбор", "Анализ — потеряно очков: 1,5 — в счёт, но меньше неточности",
+                       "Анализ — потеряно очков: 9,0 — в пределах погрешности розыгрышей, не в счёт"]}[lang]
+    assert said == expected
