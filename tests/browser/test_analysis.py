@@ -327,7 +327,7 @@ def test_an_unmarked_cost_says_whether_it_is_counted(analysed_server, new_page, 
               said({ cost: 1.5, significant: true, mark: null, exact: false }),
               said({ cost: 9, significant: false, mark: null, exact: false })]; }""")
     expected = {"en": ["Analysis: the best choice", "Analysis: 1.5 points lost: counted, too few to mark",
-                       "Analysis: 9.0 points lost, within the play-outs' margin of error: not counted"],
+                       "Analysis: 9.0 points lost, within the margin of error: not counted"],
                 "ru": ["Анализ — лучший выбор", "Анализ — потеряно очков: 1,5 — в счёт, но меньше неточности",
-                       "Анализ — потеряно очков: 9,0 — в пределах погрешности розыгрышей, не в счёт"]}[lang]
+                       "Анализ — потеряно очков: 9,0 — в пределах погрешности, не в счёт"]}[lang]
     assert said == expected
