@@ -7,6 +7,8 @@ const MARKS = ["inaccuracy", "mistake", "blunder"];
 // (as chess writes them: a phone's summary heads its columns with these, the words under it)
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const SVG = "http://www.w3.org/2000/svg";
+// the marked moves a phone lists unfolded at most
+const UNFOLDED_MOST = 8;
 // the running totals' colours (app/web/charts.py), by seat: a player is one colour on the page
 const COLOURS = ["#f2c14e", "#5ab1ef", "#f78154", "#9bd26a"];
 const TENTHS = new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "negative" });  // (no "−0,0")
@@ -153,7 +155,9 @@ function renderMarked(box, result, names, showMove) {
   };
   whose.addEventListener("change", list);
   list();
-  box.replaceChildren(el("details", { open: true }, el("summary", {}, heading),
+  // (folded on a phone when long: 29 moves had put the chart and the replay 6,000 pixels down)
+  const open = items.length <= UNFOLDED_MOST || !matchMedia("(max-width: 600px)").matches;
+  box.replaceChildren(el("details", { open }, el("summary", {}, heading),
     el("p", { class: "row an-whose" }, el("label", { for: "analysis-whose" }, t("analysis.whose")), whose),
     el("ol", {}, ...items)));
 }

@@ -331,3 +331,36 @@ def test_an_unmarked_cost_says_whether_it_is_counted(analysed_server, new_page, 
                 "ru": ["Анализ — лучший выбор", "Анализ — потеряно очков: 1,5 — в счёт, но меньше неточности",
                        "Анализ — потеряно очков: 9,0 — в пределах погрешности, не в счёт"]}[lang]
     assert said == expected
+
+
+def test_a_phone_folds_a_long_list_of_marked_moves(analysed_server, new_page):
+    """On a phone a list of more than eight marked moves comes folded under its heading (29 had
+    put the chart and the replay 6,000 pixels down); on a desktop, and when short, unfolded."""
+    live, match_id = analysed_server, analysed_server.match_id
+    path = f"{live.http}/api/matches/{match_id}/analysis"
+    httpx.post(path)
+    deadline = time.monotonic() + 240
+    while httpx.get(path, params={"result": "false"}).json()["status"] != "done":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+
+    def marking(how_many: int):
+        def fulfil(route):
+            found = route.fetch().json()
+            chosen = [d for deal in found["result"]["deals"] for d in deal["decisions"]
+                      if not d.get("forced")][:how_many]
+            for d in found["result"]["deals"][0]["decisions"]:
+                d["mark"] = None
+            for d in chosen:
+                d["mark"] = "inaccuracy"
+            route.fulfill(json=found)
+        return fulfil
+
+    for size, marks, unfolded in ((PHONE, 12, False), (LAPTOP, 12, True), (PHONE, 5, True)):
+        page = new_page(size)
+        page.route(f"**/api/matches/{match_id}/analysis", marking(marks))
+        page.goto(f"{live.http}/matches/{match_id}")
+        page.get_by_test_id("analysis-row").first.wait_for()
+        assert page.get_by_test_id("analysis-move").count() >= marks
+        assert page.locator(".an-marked details").evaluate("(d) => d.open") == unfolded, (size, marks)
+        assert page.get_by_test_id("analysis-move").first.is_visible() == unfolded
