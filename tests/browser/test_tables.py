@@ -237,9 +237,15 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     for i in range(3):
         page.locator(".hand-row .card.playable").nth(i).click()
     assert page.locator(".hand-row .card.selected").count() == 3
+    gave = page.locator(".hand-row .card.selected").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
     page.click("[data-testid=pass-button]")
     page.wait_for_selector("[data-testid=received] .cardtext")
     assert page.locator("[data-testid=received] .cardtext").count() == 3
+    # and what she passed, said with it through the first trick (the bots had passed first, the
+    # play began at once, and the cards she passed were said nowhere)
+    said = page.locator("[data-testid=passed]").inner_text()
+    assert said.startswith("You passed to Bot ") and sorted(state(page)["match"]["deal"]["pass"][0]) == sorted(gave), said
+    assert page.locator("[data-testid=passed] .cardtext").count() == 3
 
     # Spectator on a phone: sees the table, no cards of anyone's hand.
     watcher = new_page(PHONE)

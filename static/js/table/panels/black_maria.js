@@ -1,5 +1,5 @@
-// Black Maria's controls: choosing the cards to pass (kept across a reload), what was passed,
-// and the cards received; the hand marks the cards passed until the play starts, and the cards
+// Black Maria's controls: choosing the cards to pass (kept across a reload), what was passed
+// and the cards received (through the first trick); the hand marks the cards passed until the play starts, and the cards
 // received until the first trick is won.
 import { t, tParts, el, cardText, cardsText, spoken } from "../../common.js";
 import { table, keepPassChoice, forgetPassChoice, firstDeal } from "../state.js";
@@ -43,8 +43,11 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     forgetPassChoice();
     chosen.pass = new Set();
   }
-  if (!moves.pass && passed(deal, me).length) {
-    line(t("bmaria.you_passed", { name: right }), " ", cardsText(deal.pass[me]));
+  // what one passed, said through the first trick as what one received is (the bots pass at
+  // once: the last to pass, one had gone straight to the play, the cards passed said nowhere)
+  const gave = deal.pass && deal.pass[me];
+  if (!moves.pass && gave && (deal.phase === "pass" || beforeFirstTrick(deal))) {
+    line(el("span", { "data-testid": "passed" }, t("bmaria.you_passed", { name: right }), " ", cardsText(gave)));
   }
   if (received(deal, me).length) {
     line(el("span", { "data-testid": "received" }, t("bmaria.received", { name: left }), " ", cardsText(deal.received[me])));
