@@ -691,3 +691,25 @@ def test_a_dropped_connection_comes_back_by_itself_after_a_random_wait(live, new
         assert all(ceiling / 2 <= wait <= ceiling for wait in drawn), attempt
         assert max(drawn) - min(drawn) > ceiling / 4, attempt  # spread, not one instant
     healthy(page)
+
+
+def test_a_card_chosen_for_a_move_no_longer_asked_is_not_left_raised(live, new_page):
+    """A card chosen to give (or to call trumps with) lives while that move is asked: the turn
+    timer's bot had given the Big Mariage declarer's cards for her, and the card she had chosen
+    stayed raised, as if chosen, into the play, where a tap plays it. Here a choice left over
+    (as the timer leaves it) when the move it was for is made otherwise, the cards passed."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    cards = page.locator(".hand-row .card").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+    page.evaluate("""async (card) => { const { table } = await import('/static/js/table/state.js');
+      table.chosen.give = card; table.chosen.call = card; }""", cards[-1])
+    for i in range(3):
+        page.locator(".hand-row .card.playable").nth(i).click()
+    page.click("[data-testid=pass-button]")
+    page.wait_for_selector("[data-testid=received] .cardtext")
+    assert page.evaluate("""async () => { const { table } = await import('/static/js/table/state.js');
+      return [table.chosen.give, table.chosen.call]; }""") == [None, None]
+    assert page.locator(f".hand-row .card[data-card='{cards[-1]}'].selected").count() == 0
+    healthy(page)

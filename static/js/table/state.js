@@ -103,6 +103,11 @@ function followDeal(state) {
     // turn timer made leaves its choice behind)
     if (m && m.moves && m.moves.pass) table.chosen.pass = keptPassChoice();
   }
+  // a card chosen lives while its move is asked (the turn timer's bot gave for her, and the card
+  // she had chosen to give stayed raised into the play, as if chosen to be played)
+  const moves = (m && m.moves) || {};
+  if (!moves.give) table.chosen.give = null;
+  if (!moves.trump) table.chosen.call = null;
 }
 
 function trickCount(state) {
