@@ -349,7 +349,9 @@ function showPanel(name) {
   app.dataset.panel = open;
   $("toggle-sheet").setAttribute("aria-expanded", String(open === "sheet"));
   $("toggle-chat").setAttribute("aria-expanded", String(open === "chat"));
-  if (open === "chat") chatSeen();
+  // (the chat open, a line shown over the table is in it: over the bar's "back to the table"
+  // for 4 s, it had hidden its words)
+  if (open === "chat") { chatSeen(); dismissHint("chat"); }
   if (open === "sheet") sheetToItsEnd();
   coverTable(was);
 }

@@ -493,8 +493,14 @@ def test_chat_is_one_tap_away_on_a_phone_with_its_unread_lines_counted(live, new
     boris.context.set_offline(False)
     boris.wait_for_selector("[data-testid=chat-unread-count]:text-is('3')")
     boris.errors[:] = [e for e in boris.errors if "ERR_INTERNET_DISCONNECTED" not in e]  # (a try while offline)
+    anna.fill("#chat-input", "and now?")
+    anna.click("#chat-form button")
+    boris.locator("#toast", has_text="and now?").wait_for()
     boris.click("[data-testid=chat-tab]")  # one tap
     assert boris.locator("[data-testid=chat-lines]").is_visible()
+    # the line over the table gone: it is in the chat (over the bar's "back to the table" for
+    # 4 s, it had hidden its words)
+    assert boris.locator("#toast").is_hidden()
     assert boris.locator("[data-testid=chat-unread]").is_hidden()
     assert "<b>are you there?</b>" in boris.text_content("[data-testid=chat-lines]")
     boris.fill("#chat-input", "yes")

@@ -28,10 +28,11 @@ export function dismissToast(text) {
   box.hidden = true;
 }
 
-/** Takes away a hint ("info") still shown: the person has moved on (a refusal stays). */
-export function dismissHint() {
+/** Takes away a hint ("info", or a chat line's "chat") still shown: the person has moved on
+ * (a refusal stays). */
+export function dismissHint(kind = "info") {
   const box = $("toast");
-  if (box.hidden || !box.classList.contains("info")) return;
+  if (box.hidden || !box.classList.contains(kind)) return;
   clearTimeout(toast.timer);
   box.hidden = true;
 }
