@@ -204,6 +204,7 @@ def player_page(session: Session, name: str) -> dict | None:
             win_rate=round(figures["won"] / figures["played"], 3) if figures["played"] else None,
             best=_best(of_game, GAMES[game].lower_is_better),
             form=["won" if seat.won else "lost" for seat in reversed(of_game[:FORM])],
+            form_matches=[seat.id for seat in reversed(of_game[:FORM])],
             people=split.get((game, 0), empty), bots=split.get((game, 1), empty))
     out["timeline"] = [{"match": seat.id, "game": seat.game, "started": iso(seat.started),
                         "points": seat.points, "won": seat.won}

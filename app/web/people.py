@@ -64,12 +64,14 @@ class Best(BaseModel):
 
 
 class GameFigures(Totals):
-    """A game's figures on a player's page: ``form``, the last five results (won or lost);
-    ``people`` and ``bots``, the same figures among people only and with bots."""
+    """A game's figures on a player's page: ``form``, the last five results (won or lost),
+    oldest first, of the matches ``form_matches``; ``people`` and ``bots``, the same figures
+    among people only and with bots."""
 
     win_rate: float | None
     best: Best | None
     form: list[str]
+    form_matches: list[int]
     people: Totals
     bots: Totals
 

@@ -449,6 +449,11 @@ async def test_a_players_page_adds_up_their_matches_by_game_against_people_and_b
     best = min(bm, key=lambda item: side_points(item[1], item[2]))  # penalties: the lowest
     assert figures["best"] == {"match": best[0], "points": side_points(best[1], best[2])}
     assert figures["form"] == ["won" if won(m, s) else "lost" for _, m, s in bm]
+    assert figures["form_matches"] == [i for i, _, _ in bm]  # (each result leads to its match)
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        html = (await http.get(f"/players/{quote(lena, safe='')}")).text
+    form = html.split('data-testid="form-black_maria">')[1].split("</span></p>")[0]
+    assert re.findall(r'href="/matches/(\d+)"', form) == [str(i) for i, _, _ in bm]
     assert [t["match"] for t in page["timeline"]] == [i for i, _, _ in matches]
     # Pavel: her opponent in every match they shared; Rita: her partner in Big Mariage
     mariage_id, mariage, _ = matches[3]
