@@ -14,6 +14,7 @@ import pytest
 
 from ..conftest import stored_match
 from .conftest import LAPTOP, PHONE, TOP_SEAT_IN_SIGHT, demo_match, fresh_name, shot
+from .test_cards import text_card
 from .test_table_life import (
     _OVERLAPS,
     BIG_LANDSCAPE,
@@ -910,6 +911,51 @@ def test_a_small_phone_folds_the_first_deals_word_on_the_game_behind_a_question_
     shot(page, f"small-phone-aim-{game}")
     page.set_viewport_size(PHONE)  # a taller phone: the word said as before, no "?"
     assert page.locator("[data-testid=aim]").is_visible() and toggle.is_hidden()
+    healthy(page)
+
+
+@pytest.mark.parametrize("locale, call, plain", [("en-GB", "Call trumps", "No call"),
+                                                  ("ru-RU", "Объявить козыри", "Без объявления")])
+def test_a_small_phone_offers_to_call_trumps_in_two_short_buttons_side_by_side(
+        paused, new_page, locale, call, plain):
+    """At 360 by 640 the buttons to lead and call trumps or not are said short and side by side:
+    said whole, one over the other and the first in two lines, they had put the partner's seat
+    and the contract under the table's bar as the call was to be made. (Staged at her lead: a
+    card to call with chosen, whatever her hand.)"""
+    code = create_room(paused, "big_mariage", ["open"] + ["bot:rules"] * 3)
+    page = new_page({"width": 360, "height": 640}, locale=locale, **TOUCH)
+    sit(page, paused, code, "Маша", 0)
+    watch = Watch([page], 120, "her lead after a trick")
+    while True:  # (she passes: a bot declares; a deal all passed is thrown in)
+        watch()
+        m = state(page)["match"]
+        deal, moves = m["deal"], m.get("moves") or {}
+        if deal["phase"] == "play" and moves.get("play") and not deal["trick"] and deal.get("last_trick"):
+            break
+        if deal["phase"] == "over":
+            act(page, page.locator("[data-testid=next-deal]"))
+        elif deal["phase"] == "bidding" and "pass" in moves:
+            act(page, page.locator("[data-testid=pass-button]"))
+        elif moves.get("play"):
+            play_first_legal(page)
+        else:
+            page.wait_for_timeout(30)
+    card = page.evaluate("""async () => { const m = window.cardroomTable.state.match;
+      window.keptTrump = m.moves.trump; m.moves.trump = [m.moves.play[0]];
+      const { table } = await import('/static/js/table/state.js'); table.chosen.call = m.moves.play[0];
+      for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click();
+      return m.moves.play[0]; }""")
+    buttons = [page.locator("[data-testid=call-trumps]"), page.locator("[data-testid=lead-plain]")]
+    boxes = [b.bounding_box() for b in buttons]
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1 and boxes[1]["x"] + boxes[1]["width"] <= 360, boxes
+    face = text_card(card, locale[:2])[0]
+    assert [b.inner_text().split() for b in buttons] == [call.split() + [face], plain.split() + [face]]
+    # (its name begins with what it says)
+    assert page.get_by_role("button", name=re.compile("^" + call)).count() == 1
+    shot(page, f"small-phone-call-trumps-{locale}")
+    page.evaluate("""() => { const m = window.cardroomTable.state.match;
+      if (window.keptTrump === undefined) delete m.moves.trump; else m.moves.trump = window.keptTrump;
+      for (let i = 0; i < 2; i++) document.getElementById('toggle-last').click(); }""")
     healthy(page)
 
 

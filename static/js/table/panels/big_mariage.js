@@ -138,9 +138,12 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
   if (moves.trump && moves.trump.length) {
     const card = chosen.call;
     if (card && moves.trump.includes(card)) {
+      // (said short on a short phone, the two on one row: on two, the first in two lines, they
+      // had put the partner's seat and the contract under the table's bar)
       line(el("button", { type: "button", class: "button primary", "data-testid": "call-trumps", onclick: () => act({ type: "play", card: chosen.call, trump: true }) },
-        t("bm.lead_call", { suit: suitText(card[1]) }), " ", cardText(card)),
-      el("button", { type: "button", class: "button", "data-testid": "lead-plain", onclick: () => act({ type: "play", card: chosen.call }) }, t("bm.lead_plain"), " ", cardText(card)));
+        el("span", { class: "long" }, t("bm.lead_call", { suit: suitText(card[1]) })), el("span", { class: "short" }, t("bm.lead_call_short")), " ", cardText(card)),
+      el("button", { type: "button", class: "button", "data-testid": "lead-plain", onclick: () => act({ type: "play", card: chosen.call }) },
+        el("span", { class: "long" }, t("bm.lead_plain")), el("span", { class: "short" }, t("bm.lead_plain_short")), " ", cardText(card)));
     } else {
       line(el("span", { class: "note" }, t("bm.can_call")));
     }
