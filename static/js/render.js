@@ -29,7 +29,9 @@ function seatBadges(m, s) {
 function seatExtras(m, s) {
   const d = m.deal, out = [];
   if (!d) return out;
-  if (m.game === "black_maria" && d.phase === "pass") out.push(el("span", { class: "note pass-state" }, d.passed[s] ? t("bmaria.passed") : t("bmaria.choosing")));
+  // (a seat still choosing says so by its turn's badge, "to pass": "choosing…" under it had said
+  // it twice)
+  if (m.game === "black_maria" && d.phase === "pass" && d.passed[s]) out.push(el("span", { class: "note pass-state" }, t("bmaria.passed")));
   if (m.game === "big_mariage") {
     const mine = d.bids.filter((b) => b[0] === s);
     const said = mine.length ? mine[mine.length - 1][1] : null;

@@ -233,6 +233,10 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     assert page.is_disabled("[data-testid=pass-button]")
     # her seat says she is to pass ("to play", then "to move", had said it)
     assert page.text_content(".seat.me .turnmark") == "to pass"
+    # and once ("choosing…" under it had said it again); the bots, who passed at once, say so
+    assert page.locator(".seat.me .pass-state").count() == 0
+    wait_state(page, "s.match.deal.passed[1] && s.match.deal.passed[2]")
+    assert page.locator(".seat:not(.me) .pass-state").all_inner_texts() == ["has passed ✓"] * 2
     shot(page, "black-maria-pass-laptop")
     for i in range(3):
         page.locator(".hand-row .card.playable").nth(i).click()
