@@ -143,12 +143,15 @@ def test_a_whole_big_mariage_match_on_two_laptops_and_two_phones(paused, new_pag
         assert p.locator("[data-testid=rematch]").count() == 1
         # a pair won: "Winners", "Победители"; a rounding is said only where it changes the points
         assert re.search(r"Winners: |Победители: ", p.text_content("[data-testid=match-over]"))
-        for before, after in re.findall(r"(-?\d+) → (-?\d+)", p.text_content("#result")):
+        for before, after in re.findall(r"(-?\d+)\s→\s(-?\d+)", p.text_content("#result")):
             assert before != after, f"{before} → {after}"
         sheet_matches_the_server(p)
         if s in phones:
             assert fits(p) == [], f"{names[s]}'s phone, the match's result"
     assert "★" in pages[0].text_content(f"[data-testid=result-side-{m['winners'][0]}]")
+    # after the pair's last name, on its line (it had stood at the right of the first name's)
+    last = pages[0].locator(f"[data-testid=result-side-{m['winners'][0]}] h3 .colname > span").last
+    assert last.inner_text().endswith("★"), last.inner_text()
     # a deal's result before the match's, unless the first deal ended the match (a marriage
     # of 100 and the cards can make 150)
     seen = {"bidding", "play"} | ({"over"} if deals else set())
