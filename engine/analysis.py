@@ -150,7 +150,10 @@ def _deal(replayed: dict, number: int, simulations: int | None, seed: int,
         tick()
     lost = [0.0] * replayed["seats"]
     for result in results:
-        if result.get("significant"):
+        # (a bot's move for the player, the turn timer's or a stand-in's: not theirs to answer for)
+        if result["index"] in entry["by_bot"] and not result.get("forced"):
+            result.update(by_bot=True, mark=None)
+        if result.get("significant") and not result.get("by_bot"):
             lost[result["seat"]] += result["cost"]
     return {"deal": number, "dealer": entry["dealer"], "scores": entry["scores"],
             "over": entry["over"], "decisions": results, "lost": [round(x, 2) for x in lost]}
@@ -180,7 +183,8 @@ def _decisions(record: dict) -> dict:
         match = position.match
         entry = record["deals"][position.deal]
         if position.index is None:
-            deals.append({"dealer": entry["dealer"], "steps": []})
+            deals.append({"dealer": entry["dealer"], "steps": [],
+                          "by_bot": set(_by_bot(entry))})
         elif pending is not None:
             view, moves = pending
             deals[-1]["steps"].append({"index": position.index, "seat": position.seat,
@@ -203,6 +207,16 @@ def _decisions(record: dict) -> dict:
     return {"game": match.game.name, "deals": deals, "options": dict(match.options),
             "players": list(players) if players is not None else None,
             "seats": match.game.seats}
+
+
+def _by_bot(entry: dict) -> list[int]:
+    """The indices of the deal's actions a bot made for a person (the turn timer's, a
+    stand-in's), as cardroom's server lists them in a deal's ``by_bot`` (a key other readers of
+    records ignore); none for anything else there."""
+    listed = entry.get("by_bot")
+    if not isinstance(listed, list):
+        return []
+    return [i for i in listed if type(i) is int]
 
 
 def kind(game: str, action: dict) -> str:
@@ -483,12 +497,12 @@ class _Search:
 # -- summary ---------------------------------------------------------------------------------
 
 def _summary(deals: list[dict], seats: int) -> list[dict]:
-    """Per seat: decisions analysed (with a choice), points lost (its significant costs) in all
-    and per deal, marks."""
+    """Per seat: decisions analysed (with a choice, made by its player, not a bot for them),
+    points lost (their significant costs) in all and per deal, marks."""
     result = []
     for seat in range(seats):
         mine = [d for deal in deals for d in deal["decisions"]
-                if d["seat"] == seat and not d.get("forced")]
+                if d["seat"] == seat and not d.get("forced") and not d.get("by_bot")]
         lost = sum(d["cost"] for d in mine if d["significant"])
         result.append({
             "seat": seat,

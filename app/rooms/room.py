@@ -141,6 +141,8 @@ class Room:
                 "deal_over": deal.over, "match_over": match.finished, "n": state.action_count}
         if timer:
             data["timer"] = True
+        elif state.seats[seat].standin:  # (a bot playing for someone away)
+            data["standin"] = True
         ended = self._deal_end(deal_index) if deal.over else None
 
         def stored(_) -> None:

@@ -198,11 +198,20 @@ def record(session: Session, match_id: int) -> dict | None:
         return None
     players = [p["name"] for p in _players(session, [match_id])[match_id]]
     actions: dict[int, list] = {}
+    by_bot: dict[int, list] = {}
     for event in session.scalars(match_actions(match)):
-        actions.setdefault(event.data["deal"], []).append((event.data["seat"],
-                                                           event.data["action"]))
+        deal = actions.setdefault(event.data["deal"], [])
+        if event.data.get("timer") or event.data.get("standin"):
+            by_bot.setdefault(event.data["deal"], []).append(len(deal))
+        deal.append((event.data["seat"], event.data["action"]))
     deals = [(d.dealer, d.deck, d.kitty, actions.get(d.index, []))
              for d in session.scalars(select(DealRow).where(DealRow.match_id == match_id)
                                       .order_by(DealRow.index))]
-    return {**build(match.game, match.options, deals, players), "match_id": match.id,
-            "started": iso(match.started), "ended": iso(match.ended)}
+    made = build(match.game, match.options, deals, players)
+    # the actions a bot made for a person (the turn timer's, a stand-in's): a key of the deal
+    # that other readers of the record ignore (record.md)
+    for index, entry in enumerate(made["deals"]):
+        if by_bot.get(index):
+            entry["by_bot"] = by_bot[index]
+    return {**made, "match_id": match.id, "started": iso(match.started),
+            "ended": iso(match.ended)}

@@ -320,9 +320,12 @@ def replay_frames(record: dict) -> dict:
     for step in positions(record):
         match = step.match
         view = match.view(EVERYONE)
-        frames.append({"deal": step.deal, "index": step.index, "seat": step.seat,
-                       "action": step.action, "totals": view["totals"],
-                       "deal_view": view["deal"], "to_act": view["to_act"]})
+        frame = {"deal": step.deal, "index": step.index, "seat": step.seat,
+                 "action": step.action, "totals": view["totals"],
+                 "deal_view": view["deal"], "to_act": view["to_act"]}
+        if step.index in record["deals"][step.deal].get("by_bot", ()):
+            frame["by_bot"] = True  # (the turn timer's move, or a stand-in's)
+        frames.append(frame)
     game = GAMES[record["game"]]
     return {"game": game.name, "options": match.options if match else record.get("options"),
             "seats": game.seats, "teams": game.teams, "frames": frames}

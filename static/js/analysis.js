@@ -221,6 +221,10 @@ export function showMark(line, result, frames, i, names) {
   const deal = result.deals[f.deal];
   const d = deal && deal.decisions.find((x) => x.index === index);
   if (!d || d.forced) return;
+  if (d.by_bot) {
+    line.append(t("analysis.says"), " ", t("analysis.by_bot"));
+    return;
+  }
   if (!d.mark) {
     // (a cost too small to mark is said too: a blank line had read as "nothing to say"; and
     // whose word it is: a bare "The best choice" over the felt had said nothing of where it came from)

@@ -113,6 +113,8 @@ async function startReplay() {
     slider.setAttribute("aria-valuetext", $("rp-where").textContent);
     const line = $("rp-action");
     line.replaceChildren(...(f.action ? [...actionText(f.seat, f.action, names, d.pass_to), ...declared(f)] : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
+    // (a bot's move for the person, the turn timer's or a stand-in's: it had read as theirs)
+    if (f.by_bot) line.append(" ", el("span", { class: "by-bot", "data-testid": "replay-by-bot" }, t("replay.by_bot")));
     // (at a deal's end, how it came out: the score alone had not said that a contract failed)
     const over = d.phase === "over" && match.deal_list[f.deal] && match.deal_list[f.deal].summary;
     const outcome = over ? dealHeadline(data.game, over, names) : null;

@@ -411,3 +411,42 @@ async def test_a_driver_waiting_its_step_stops_when_cancelled_as_it_is_woken(tab
     driver.task.cancel()
     await asyncio.sleep(0.1)
     assert driver.task.done() and driver.task.cancelled()
+
+
+async def test_the_moves_a_stand_in_made_are_the_records_bot_moves_and_not_the_persons(table):
+    """A stand-in's moves for someone away are kept as a bot's (the turn timer's too): the
+    match's record lists them in each deal's ``by_bot``, the replay says so at each, and the
+    analysis counts none of them to the person (a player who left had had the stand-in's play
+    graded as theirs)."""
+    from app.storage import history
+    from app.web.pages import replay_frames
+    from engine.analysis import analyse
+
+    room, seats, _ = table
+    await act(room, seats)  # a move of the person's own first
+    own = [seat for seat, _ in room.state.match.current.actions]
+    room.detach(seats[2].conn)
+    await room.standin(0, 2, "rules")
+    state = room.state
+    while not state.match.finished:
+        if all(state.seats[s].played_by_bot for s in state.match.to_act()):
+            await settled(room, lambda: state.match.finished or not all(
+                state.seats[s].played_by_bot for s in state.match.to_act()),
+                "the stand-in played")
+        else:
+            await act(room, seats)
+    store = room.repository.store
+    record = store.transact(lambda s: history.record(s, state.match_id))
+    [deal] = record["deals"]
+    seat_2 = [i for i, (seat, _) in enumerate(deal["actions"]) if seat == 2]
+    assert deal["by_bot"] == [i for i in seat_2 if i >= len(own)] and deal["by_bot"]
+    frames = replay_frames(record)["frames"]
+    assert [f["index"] for f in frames if f.get("by_bot")] == deal["by_bot"]
+    analysis = analyse(record, simulations=2)
+    decisions = analysis["deals"][0]["decisions"]
+    assert {d["index"] for d in decisions if d.get("by_bot")} == {
+        i for i in deal["by_bot"] if not decisions[i].get("forced")}
+    assert all(d["mark"] is None for d in decisions if d.get("by_bot"))
+    counted = [d for d in decisions if d["seat"] == 2 and not d.get("forced")
+               and d["index"] not in deal["by_bot"]]
+    assert analysis["summary"][2]["decisions"] == len(counted)

@@ -313,7 +313,8 @@ def test_the_match_pages_charts_take_the_width_they_have(analysed_server, new_pa
 def test_an_unmarked_cost_says_whether_it_is_counted(analysed_server, new_page, lang):
     """A cost too small to mark but counted says so, beside one within the margin of error
     that is not: "2.7 points lost" counted and "16.7 points lost … not counted" had read as if
-    the small loss counted and the large one did not, for no reason."""
+    the small loss counted and the large one did not, for no reason. A bot's move for the
+    player (the turn timer's, a stand-in's) is not theirs: not counted either."""
     live = analysed_server
     page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
     page.goto(f"{live.http}/lang/{lang}?next=/matches/{live.match_id}")
@@ -325,11 +326,14 @@ def test_an_unmarked_cost_says_whether_it_is_counted(analysed_server, new_page, 
       const said = (d) => { showMark(line, { deals: [{ decisions: [{ index: 0, seat: 0, action: frames[1].action, ...d }] }] }, frames, 1, ["Anna"]); return line.textContent; };
       return [said({ cost: 0, significant: false, mark: null, exact: false }),
               said({ cost: 1.5, significant: true, mark: null, exact: false }),
-              said({ cost: 9, significant: false, mark: null, exact: false })]; }""")
+              said({ cost: 9, significant: false, mark: null, exact: false }),
+              said({ cost: 30, significant: true, mark: null, exact: false, by_bot: true })]; }""")
     expected = {"en": ["Analysis: the best choice", "Analysis: 1.5 points lost: counted, too few to mark",
-                       "Analysis: 9.0 points lost, within the margin of error: not counted"],
+                       "Analysis: 9.0 points lost, within the margin of error: not counted",
+                       "Analysis: a bot's move for the player (the turn timer's or a stand-in's): not counted"],
                 "ru": ["Анализ — лучший выбор", "Анализ — потеряно очков: 1,5 — в счёт, но меньше неточности",
-                       "Анализ — потеряно очков: 9,0 — в пределах погрешности, не в счёт"]}[lang]
+                       "Анализ — потеряно очков: 9,0 — в пределах погрешности, не в счёт",
+                       "Анализ — ход бота за игрока (по таймеру или на замене): не в счёт"]}[lang]
     assert said == expected
 
 

@@ -362,3 +362,21 @@ def test_a_replay_puts_the_viewers_own_seat_at_its_foot(live, new_page):
     page.wait_for_selector(bottom)
     assert page.get_attribute(bottom, "data-seat") == "3"
     healthy(page)
+
+
+@pytest.mark.parametrize("lang, said", [("en", "(a bot's move)"), ("ru", "(ход бота)")])
+def test_the_replay_says_which_moves_a_bot_made_for_a_person(live, new_page, lang, said):
+    """A move the turn timer or a stand-in made for a person is said to be a bot's (it had read
+    as theirs, and the analysis had graded it); the others are not."""
+    match = demo_match(live, "black_maria")["id"]
+    frames = httpx.get(f"{live.http}/api/matches/{match}/replay").json()
+    frames["frames"][3]["by_bot"] = True
+    page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
+    page.route(f"**/api/matches/{match}/replay", lambda route: route.fulfill(json=frames))
+    page.goto(f"{live.http}/lang/{lang}?next=/matches/{match}")
+    page.wait_for_selector("#replay .seat")
+    line = page.get_by_test_id("replay-action")
+    for step in range(1, 5):
+        page.locator("#rp-slider").evaluate(f"(s) => {{ s.value = {step}; s.dispatchEvent(new Event('input')); }}")
+        assert (said in line.inner_text()) == (step == 3), (step, line.inner_text())
+    healthy(page)

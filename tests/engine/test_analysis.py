@@ -135,7 +135,7 @@ def check_shape(analysis: dict, record: dict) -> None:
     assert [s["seat"] for s in analysis["summary"]] == list(range(seats))
     for s in analysis["summary"]:
         mine = [d for d in decisions_of(analysis) if d["seat"] == s["seat"]
-                and not d.get("forced")]
+                and not d.get("forced") and not d.get("by_bot")]
         assert s["decisions"] == len(mine)
         assert s["marks"] == {m: sum(d["mark"] == m for d in mine) for m in MARKS}
         assert abs(s["lost"] - sum(d["cost"] for d in mine if d["significant"])) < 0.01 * (
@@ -143,8 +143,8 @@ def check_shape(analysis: dict, record: dict) -> None:
     for deal in analysis["deals"]:
         for seat in range(seats):
             assert abs(deal["lost"][seat] - sum(
-                d["cost"] for d in deal["decisions"]
-                if d["seat"] == seat and d.get("significant"))) < 0.01 * (1 + len(
+                d["cost"] for d in deal["decisions"] if d["seat"] == seat
+                and d.get("significant") and not d.get("by_bot"))) < 0.01 * (1 + len(
                     deal["decisions"]))
     json.dumps(analysis)  # JSON as it is
 
@@ -512,6 +512,26 @@ def test_a_cost_that_is_only_the_luck_of_the_sample_is_not_marked(monkeypatch):
     for d in again:  # each would have been marked on the first set alone
         [made] = [c for c in d["choices"] if c["action"] == d["action"]]
         assert d["choices"][0]["value"] - made["value"] >= THRESHOLDS["black_maria"][0]
+
+
+def test_a_bots_moves_for_a_player_are_analysed_but_not_counted_to_them():
+    # cardroom's server lists in a deal's "by_bot" the moves the turn timer or a stand-in made
+    # for a person (a key other readers of records ignore)
+    record = conformance("black_maria-05", deals=1)
+    seat_1 = [i for i, (seat, _) in enumerate(record["deals"][0]["actions"]) if seat == 1]
+    plain = analyse(record, simulations=2, seed=3)
+    record["deals"][0]["by_bot"] = seat_1 + ["x", None]  # (what is no index is passed over)
+    marked = analyse(record, simulations=2, seed=3)
+    check_shape(marked, record)
+    by_bot = [d for d in decisions_of(marked) if d.get("by_bot")]
+    assert {d["index"] for d in by_bot} == {d["index"] for d in decisions_of(plain)
+                                            if d["seat"] == 1 and not d.get("forced")}
+    assert all(d["mark"] is None for d in by_bot)
+    summary = {s["seat"]: s for s in marked["summary"]}
+    assert summary[1]["decisions"] == 0 and summary[1]["lost"] == 0
+    assert summary[1]["marks"] == dict.fromkeys(MARKS, 0)
+    assert [s for s in marked["summary"] if s["seat"] != 1] == [
+        s for s in plain["summary"] if s["seat"] != 1]
 
 
 def test_the_same_seed_gives_the_same_analysis():
