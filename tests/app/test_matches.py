@@ -360,6 +360,11 @@ async def test_bots_are_named_by_their_seats(server):
         page = (await http.get(f"/matches/{room['match']['id']}",
                                headers={"Accept-Language": "ru"})).text
         assert "Бот 2" in page and "Bot 2" not in page.split('id="match-data"')[0]
+        # the random bot said to be one, there and in the history (the rules bot is the default)
+        assert '<b>Бот 3</b> <span class="muted">(случайный)</span>' in page
+        assert "<b>Бот 2</b>," in page
+        listed = (await http.get("/history", params={"player": "Nika"})).text
+        assert 'Bot 3 <span class="muted">(random)</span>' in listed
         # its tab named as its heading ("Большой марьяж #10" had stood beside "… · партия 10")
         number = room["match"]["id"]
         assert f"<title>Большой марьяж · партия {number} · " in page
