@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import unicodedata
 from collections import OrderedDict
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
@@ -218,8 +219,25 @@ async def history_page(request: Request, store: StoreDep, player: str | None = N
     # (it had stopped at the newest 200 matches, saying nothing of the others)
     pages = {"number": number, "newer": link(number - 1) if number > 1 else None,
              "older": link(number + 1) if len(found) > HISTORY_PAGE else None}
-    return page(request, "history.html", matches=found[:HISTORY_PAGE], sides=SIDES,
-                filters=filters, pages=pages)
+    shown = found[:HISTORY_PAGE]
+    for m in shown:
+        m["result"] = _result_of(player or "", m)
+    return page(request, "history.html", matches=shown, sides=SIDES, filters=filters,
+                pages=pages)
+
+
+def _result_of(name: str, match: dict) -> str | None:
+    """Whether the person named ``name`` exactly (in any case) won or lost the finished
+    ``match`` (a history row): the history filtered by one's name says it in each row (the
+    star on the winners' total had had to be matched to a column)."""
+    wanted = unicodedata.normalize("NFC", name.strip()).casefold()
+    if not wanted or match["status"] != "finished" or match.get("abandoned"):
+        return None
+    for column, side in enumerate(SIDES[match["game"]]):
+        if any(not match["players"][s]["bot"]
+               and match["players"][s]["name"].casefold() == wanted for s in side):
+            return "won" if column in (match["winners"] or []) else "lost"
+    return None
 
 
 @router.get("/matches/{match_id:int}", response_class=HTMLResponse, include_in_schema=False)

@@ -653,6 +653,13 @@ async def test_the_history_pages_on_to_older_matches_keeping_its_filters(server)
     async with httpx.AsyncClient(base_url=server.http, headers={"Accept-Language": "en"}) as http:
         first = (await http.get("/history", params={"player": names[0], "game": "marjolet"})).text
         assert listed(first) == ids[:HISTORY_PAGE]
+        # each row says how the player filtered by came out (by the full name, in any case)
+        result = "won" if 0 in match.winners else "lost"
+        assert re.findall(r'data-testid="history-result">(\w+)<', first) == [result] * HISTORY_PAGE
+        upper = (await http.get("/history", params={"player": names[0].upper()})).text
+        assert re.findall(r'data-testid="history-result">(\w+)<', upper) == [result] * HISTORY_PAGE
+        partly = (await http.get("/history", params={"player": names[0][:-1]})).text
+        assert 'data-testid="history-result"' not in partly and listed(partly)
         older = re.search(r'<a [^>]*rel="next" href="([^"]+)"', first).group(1).replace("&amp;", "&")
         assert "Older matches" in first and 'rel="prev"' not in first
         second = (await http.get(older)).text
