@@ -176,7 +176,7 @@ class Analyst:
         except Exception as error:
             log.exception("analysis of match %s failed", match_id)
             said = f"{type(error).__name__}: {error}"
-            await self._db(lambda s: analyses.fail(s, match_id, worker, _now(), said))
+            await self._db(lambda s: analyses.fail(s, match_id, worker, said))
         finally:
             beating.cancel()
 

@@ -213,4 +213,5 @@ class Driver:
             # bot's move stands while the bot is to act, as plan() checked, and a strong bot's
             # search is not thrown away because someone else passed meanwhile)
             await room.act(step.seat, action, timer=step.what == "timer",
+                           standin=step.what == "bot" and room.state.seats[step.seat].standin,
                            planned_at=stored if step.what == "timer" else None)

@@ -106,21 +106,23 @@ class Room:
     # -- the commands ---------------------------------------------------------------------------
 
     async def act(self, seat: int, action, client_id: str | None = None,
-                  by: Connection | None = None, timer: bool = False,
+                  by: Connection | None = None, timer: bool = False, standin: bool = False,
                   planned_at: int | None = None) -> dict:
         """Apply, store, tell. Returns ``{"seq", "action"}`` (and ``"duplicate": True`` for an
         id already applied, which changes and tells nothing); raises Refusal. ``by``: the
         connection that sent it, whose event of it carries the ack; ``timer``: the turn timer
-        played it for the person (the event says so); ``planned_at``: the driver chose it when
+        played it for the person, ``standin``: a stand-in bot for someone away (the event says
+        so); ``planned_at``: the driver chose it when
         the room's last stored event was this one, and it is refused if another was stored
         since (a move, a deal: the turn that follows has its own time)."""
         async with self.lock:
             if planned_at is not None and planned_at != self.state.seq:
                 raise Refusal("conflict", "acted_first")
-            return await self._retrying(lambda: self._act(seat, action, client_id, by, timer))
+            return await self._retrying(
+                lambda: self._act(seat, action, client_id, by, timer, standin))
 
     async def _act(self, seat: int, action, client_id: str | None, by: Connection | None,
-                   timer: bool) -> dict:
+                   timer: bool, standin: bool) -> dict:
         await self._ensure_fresh()
         state = self.state
         if client_id is not None and client_id in state.client_ids[seat]:
@@ -141,7 +143,7 @@ class Room:
                 "deal_over": deal.over, "match_over": match.finished, "n": state.action_count}
         if timer:
             data["timer"] = True
-        elif state.seats[seat].standin:  # (a bot playing for someone away)
+        if standin:
             data["standin"] = True
         ended = self._deal_end(deal_index) if deal.over else None
 

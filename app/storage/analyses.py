@@ -168,6 +168,8 @@ def finish(session: Session, match_id: int, worker: str, now: datetime, result: 
                    total=total, finished=now, worker=None, heartbeat=None)
 
 
-def fail(session: Session, match_id: int, worker: str, now: datetime, error: str) -> bool:
+def fail(session: Session, match_id: int, worker: str, error: str) -> bool:
+    """The analysis failed (``error``); a result kept from before stays, with its
+    ``finished``."""
     return _change(session, match_id, worker, status="failed", error=error[:200],
-                   finished=now, worker=None, heartbeat=None)
+                   worker=None, heartbeat=None)

@@ -204,14 +204,14 @@ def record(session: Session, match_id: int) -> dict | None:
         if event.data.get("timer") or event.data.get("standin"):
             by_bot.setdefault(event.data["deal"], []).append(len(deal))
         deal.append((event.data["seat"], event.data["action"]))
-    deals = [(d.dealer, d.deck, d.kitty, actions.get(d.index, []))
-             for d in session.scalars(select(DealRow).where(DealRow.match_id == match_id)
-                                      .order_by(DealRow.index))]
-    made = build(match.game, match.options, deals, players)
+    rows = session.scalars(select(DealRow).where(DealRow.match_id == match_id)
+                           .order_by(DealRow.index)).all()
+    made = build(match.game, match.options,
+                 [(d.dealer, d.deck, d.kitty, actions.get(d.index, [])) for d in rows], players)
     # the actions a bot made for a person (the turn timer's, a stand-in's): a key of the deal
     # that other readers of the record ignore (record.md)
-    for index, entry in enumerate(made["deals"]):
-        if by_bot.get(index):
-            entry["by_bot"] = by_bot[index]
+    for row, entry in zip(rows, made["deals"]):
+        if by_bot.get(row.index):
+            entry["by_bot"] = by_bot[row.index]
     return {**made, "match_id": match.id, "started": iso(match.started),
             "ended": iso(match.ended)}

@@ -55,15 +55,24 @@ def by_name(session: Session, name: str) -> Player | None:
     return session.scalar(select(Player).where(Player.name_key == name_key(name)))
 
 
+def check_free(session: Session, name: str, player_id: int | None = None) -> Player | None:
+    """NameTaken if ``name`` may not be claimed (``player_id`` None) or taken by the player
+    ``player_id`` in a rename: another key holds it, or for a rename anyone else has it. The
+    player who has it, if any (a guest's, to claim)."""
+    player = by_name(session, name)
+    if player is not None and player.id != player_id and (
+            player_id is not None or player.key_hash is not None):
+        raise NameTaken(name, _free_variant(session, name))
+    return player
+
+
 def claim(session: Session, name: str, key: str) -> Player:
     """The name, held from now on by ``key``: a new player, or a guest's name (with its
     history) nobody claimed yet. NameTaken if another key holds it."""
-    player = by_name(session, name)
+    player = check_free(session, name)
     if player is None:
         player = Player(name=name)
         session.add(player)
-    elif player.key_hash is not None:
-        raise NameTaken(name, _free_variant(session, name))
     player.key_hash = key_hash(key)
     session.flush()
     return player
@@ -73,8 +82,7 @@ def rename(session: Session, player_id: int, name: str) -> Player:
     """The same player (and history) under a new name nobody has."""
     player = session.get(Player, player_id)
     if name != player.name:
-        if by_name(session, name) not in (None, player):
-            raise NameTaken(name, _free_variant(session, name))
+        check_free(session, name, player_id)
         player.name = name
         session.flush()
     return player

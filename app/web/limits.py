@@ -78,28 +78,6 @@ class Limits:
                 return
             raise Limited(f"limit_{what}", max(1, math.ceil(stats.reset_time - time.time())))
 
-    async def spent(self, what: str, *keys: str) -> None:
-        """Limited if one of ``what``'s rates for ``keys`` is spent, counting nothing: for what
-        counts only once done (:meth:`count`), as a name claimed rather than one refused."""
-        for item in self.rates[what]:
-            try:
-                if await self.limiter.test(item, what, *keys):
-                    continue
-                stats = await self.limiter.get_window_stats(item, what, *keys)
-            except Exception as error:
-                log.warning("limit %s not read: %s", what, error)
-                return
-            raise Limited(f"limit_{what}", max(1, math.ceil(stats.reset_time - time.time())))
-
-    async def count(self, what: str, *keys: str) -> None:
-        """Count one more ``what`` done for ``keys`` (after :meth:`spent`)."""
-        for item in self.rates[what]:
-            try:
-                await self.limiter.hit(item, what, *keys)
-            except Exception as error:
-                log.warning("limit %s not counted: %s", what, error)
-                return
-
     @contextmanager
     def socket(self, address: str):
         """A WebSocket open from ``address`` for the ``with`` block; Limited before it starts

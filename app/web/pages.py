@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import unicodedata
 from collections import OrderedDict
 from datetime import datetime, timezone, tzinfo
@@ -203,8 +204,9 @@ async def history_page(request: Request, store: StoreDep, player: str | None = N
                        number: Annotated[str, Query(alias="page")] = ""):
     game = game if game in GAMES else None
     status = status if status in ("running", "finished") else None
-    # (a page that is no number is the first: a link typed wrong still lists matches)
-    number = min(int(number), 10 ** 6) if number.isdigit() and int(number) > 0 else 1
+    # (a page that is no number is the first: a link typed wrong still lists matches;
+    # str.isdigit had let "²" through to int(), a server error)
+    number = int(number) if re.fullmatch(r"[0-9]{1,6}", number) and int(number) > 0 else 1
     found = await in_session(store, lambda s: history.list_matches(
         s, player or None, game, status, day(since, zone=tz), day(until, end=True, zone=tz),
         HISTORY_PAGE + 1, (number - 1) * HISTORY_PAGE))
@@ -291,7 +293,8 @@ async def standings_page(request: Request, store: StoreDep, players_: Annotated[
     begun, ended = day(since, zone=tz), day(until, end=True, zone=tz)
     table = await in_session(store, lambda s: players.standings(s, names, game_, begun, ended))
     return page(request, "standings.html", table=table, order=_ranked_by(game_), filters={
-        "players": ", ".join(names), "game": game_ or "", "since": since, "until": until})
+        "players": ", ".join(names), "game": game_ or "", "since": since, "until": until,
+        "chosen": bool(game_ or begun or ended)})  # (a date that is none chooses nothing)
 
 
 def _ranked_by(game: str | None) -> str:

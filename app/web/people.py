@@ -152,11 +152,11 @@ async def me_or_refuse(store, key: str | None) -> tuple[int, str]:
 async def make_identity(body: NameBody, request: Request, store: StoreDep, limits: LimitsDep):
     """A new player key holding ``name`` (a new name, or a guest's nobody claimed yet, with
     its history): keep the key; the server keeps only its hash."""
-    await limits.spent("names", address(request))
     name, key = person_name(body.name), players.new_key()
-    claimed = await _named(store, lambda session: players.claim(session, name, key))
-    await limits.count("names", address(request))
-    return {"name": claimed, "key": key}
+    await _refuse_taken(store, name)
+    await limits.check("names", address(request))
+    return {"name": await _named(store, lambda session: players.claim(session, name, key)),
+            "key": key}
 
 
 @router.get("/me", response_model=Identity)
@@ -171,12 +171,21 @@ async def rename_me(body: NameBody, request: Request, store: StoreDep, limits: L
     """The same player and history under a new name nobody has, at the tables still in play
     too."""
     player_id, _ = await me_or_refuse(store, key)
-    await limits.spent("names", address(request))
     typed = person_name(body.name)
+    await _refuse_taken(store, typed, player_id)
+    await limits.check("names", address(request))
     name = await _named(store, lambda session: players.rename(session, player_id, typed))
-    await limits.count("names", address(request))
     await rooms.renamed(player_id)
     return {"name": name}
+
+
+async def _refuse_taken(store, name: str, player_id: int | None = None) -> None:
+    """A name taken refused before it counts toward the address's names (a player trying
+    names until one was free had been told to wait); the claim or rename checks it again."""
+    try:
+        await in_session(store, lambda session: players.check_free(session, name, player_id))
+    except players.NameTaken as error:
+        raise named(error) from None
 
 
 async def _named(store, work) -> str:

@@ -109,6 +109,11 @@ async def test_names_claimed_or_changed_from_one_address_are_limited(serve):
         assert (await http.get(f"/api/players/{name}")).status_code == 404  # (not stored)
         assert (await http.post("/api/me", json={"name": name}, headers=from_("10.1.1.2"))
                 ).status_code == 201
+        # nor does a burst get past it: counted before the claim, not after
+        burst = await asyncio.gather(*(
+            http.post("/api/me", json={"name": f"Junk {secrets.token_hex(3)}"},
+                      headers=from_("10.1.1.3")) for _ in range(12)))
+        assert sorted(r.status_code for r in burst) == [201] * 3 + [429] * 9
 
 
 async def test_a_forwarded_address_is_believed_only_from_a_trusted_proxy(tmp_path_factory):

@@ -119,6 +119,9 @@ async def test_the_standings_page_without_names_ranks_everyone_who_played(server
             chosen = (await http.get("/standings" + query, headers={"Accept-Language": "en"})).text
             said = chosen.split('data-testid="standings-rule">')[1].split("</p>")[0]
             assert "over the matches chosen above" in said and "all their matches" not in said
+        # (a date that is none chooses nothing)
+        unread = (await http.get("/standings?since=not-a-date", headers={"Accept-Language": "en"})).text
+        assert "over all their matches" in unread
 
 
 async def test_level_players_share_a_place_and_the_standings_page_says_how_it_ranks(server):
@@ -667,7 +670,8 @@ async def test_the_history_pages_on_to_older_matches_keeping_its_filters(server)
         assert 'rel="next"' not in second
         newer = re.search(r'<a [^>]*rel="prev" href="([^"]+)"', second).group(1).replace("&amp;", "&")
         assert listed((await http.get(newer)).text) == ids[:HISTORY_PAGE]
-        for wrong in ("x", "-1", "0", "99999999999999999999"):
+        for wrong in ("x", "-1", "0", "²", "①", "9" * 5000, "99999999999999999999"):
             r = await http.get("/history", params={"player": names[0], "page": wrong})
-            assert r.status_code == 200 and (listed(r.text) == ids[:HISTORY_PAGE]
-                                             or wrong.startswith("9") and listed(r.text) == [])
+            assert r.status_code == 200 and listed(r.text) == ids[:HISTORY_PAGE], wrong[:20]
+        far = await http.get("/history", params={"player": names[0], "page": "999999"})
+        assert far.status_code == 200 and listed(far.text) == []

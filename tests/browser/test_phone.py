@@ -150,8 +150,13 @@ def test_a_whole_big_mariage_match_on_two_laptops_and_two_phones(paused, new_pag
             assert fits(p) == [], f"{names[s]}'s phone, the match's result"
     assert "★" in pages[0].text_content(f"[data-testid=result-side-{m['winners'][0]}]")
     # after the pair's last name, on its line (it had stood at the right of the first name's)
-    last = pages[0].locator(f"[data-testid=result-side-{m['winners'][0]}] h3 .colname > span").last
-    assert last.inner_text().endswith("★"), last.inner_text()
+    star, last = pages[0].evaluate("""(side) => { const h = document.querySelector(`[data-testid=result-side-${side}] h3`);
+      const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.bottom]; };
+      const names = h.querySelector('.colname'), range = document.createRange();
+      range.selectNodeContents(names.lastElementChild);
+      const rects = [...range.getClientRects()], line = rects[rects.length - 1];
+      return [box(h.querySelector('.star')), [line.left, line.right, line.bottom]]; }""", m["winners"][0])
+    assert abs(star[2] - last[2]) < 3 and 0 <= star[0] - last[1] < 24, (star, last)
     # a deal's result before the match's, unless the first deal ended the match (a marriage
     # of 100 and the cards can make 150)
     seen = {"bidding", "play"} | ({"over"} if deals else set())

@@ -67,11 +67,8 @@ function sides(m, last, headings, names) {
   return el("div", { class: "result-sides" }, headings.map((heading, i) => {
     const won = m.finished && m.winners.includes(i);
     const score = last.scores[i];
-    // (the star after the last name: after a pair's names, one a line, it had stood at the
-    // right of the first)
-    if (won) (heading.lastElementChild || heading).append(" ★");
     return el("div", { class: "result-side" + (won ? " winner" : ""), "data-testid": "result-side-" + i },
-      el("h3", {}, heading),
+      el("h3", {}, heading, won ? el("span", { class: "star" }, "★") : ""),
       el("p", { class: "deal-points", "data-testid": "result-points-" + i }, signed(score, m.game === "big_mariage")),
       el("ul", { class: "details" }, dealDetails(m.game, last.summary, i, names, false).map((part) => el("li", {}, part))),
       el("p", { class: "total", "data-testid": "result-total-" + i }, ...tParts("result.total", { n: el("b", {}, signed(m.totals[i])) })));
