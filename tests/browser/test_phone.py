@@ -533,7 +533,7 @@ def test_a_phone_held_sideways_lays_the_trick_beside_the_trumps_and_over_no_seat
     while tricks < 3:
         watch()
         if page.locator("[data-testid=pass-button]").count():
-            side_seats_whole(page, game, "выбирает…")
+            side_seats_whole(page, game, "карты отданы ✓")
             moves = page.locator("#actions").bounding_box()["height"]
             page.evaluate(THREE_TENS)  # (whichever three are chosen: the widest)
             assert page.locator("#actions").bounding_box()["height"] == moves, "the moves grew for three tens"

@@ -132,8 +132,8 @@ def felt_overlaps(page) -> list[str]:
 
 #: What the side seats say under their names, where any is cut at the seat's edge, and their
 #: counts ("tricks: 0") broken over two lines; and how many side seats there are. Given a word,
-#: each seat's first line says it first (Black Maria's widest, "выбирает…", is on only while a
-#: seat chooses), measured in the same step.
+#: each seat's first line says it first (Black Maria's widest, "карты отданы ✓", is on only once a
+#: seat has passed), measured in the same step.
 SIDE_SEATS_CUT = """(word) => {
   const seats = [...document.querySelectorAll('.seat-slot:is([data-pos=left], [data-pos=right]) .seat')];
   if (word) seats.forEach((seat) => { seat.querySelector('.extras > *').textContent = word; });
