@@ -922,6 +922,29 @@ def test_a_small_phone_folds_the_first_deals_word_on_the_game_behind_a_question_
     healthy(page)
 
 
+def test_a_small_phone_says_the_cards_passed_and_received_short_together(paused, new_page):
+    """Black Maria at 360 by 640, the first trick: the cards one passed and those received
+    said together, "→ Bot 3:" and "← Bot 2:" (four lines of "You passed to…" and "You
+    received from…" had put the top of the felt under the table's bar); the words are what a
+    screen reader hears."""
+    code = create_room(paused, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page({"width": 360, "height": 640}, locale="en-GB", **TOUCH)
+    sit(page, paused, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    choose_three(page)
+    act(page, page.locator("[data-testid=pass-button]"))
+    page.wait_for_selector("[data-testid=received] .cardtext")
+    exchange = page.locator(".exchange")
+    seen = exchange.evaluate("""(e) => [...e.querySelectorAll('.short, .long')].map((w) =>
+      [w.className, w.textContent, w.getBoundingClientRect().width > 1, w.getAttribute('aria-hidden')])""")
+    assert [(c, re.sub(r"\d", "N", text), shown, hidden) for c, text, shown, hidden in seen] == [
+        ("long", "You passed to Bot N:", False, None), ("short", "→ Bot N:", True, "true"),
+        ("long", "You received from Bot N:", False, None), ("short", "← Bot N:", True, "true")], seen
+    assert exchange.bounding_box()["height"] < 70  # (two lines at most)
+    assert page.evaluate(SEATS_IN_SIGHT) == []
+    healthy(page)
+
+
 @pytest.mark.parametrize("locale, call, plain", [("en-GB", "Call trumps", "No call"),
                                                   ("ru-RU", "Объявить козыри", "Без объявления")])
 def test_a_small_phone_offers_to_call_trumps_in_two_short_buttons_side_by_side(

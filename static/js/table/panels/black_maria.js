@@ -44,12 +44,19 @@ export function drawControls({ state, deal, moves, me, names, line, act }) {
     chosen.pass = new Set();
   }
   // what one passed, said through the first trick as what one received is (the bots pass at
-  // once: the last to pass, one had gone straight to the play, the cards passed said nowhere)
+  // once: the last to pass, one had gone straight to the play, the cards passed said nowhere);
+  // both on one line, said short on a short phone ("→ Bot 3:", "← Bot 2:"), where two lines
+  // had put the top of the felt under the table's bar
   const gave = deal.pass && deal.pass[me];
+  const said = [];
   if (!moves.pass && gave && (deal.phase === "pass" || beforeFirstTrick(deal))) {
-    line(el("span", { "data-testid": "passed" }, t("bmaria.you_passed", { name: right }), " ", cardsText(gave)));
+    said.push(el("span", { "data-testid": "passed" }, shortened(t("bmaria.you_passed", { name: right }), `→ ${right}:`), " ", cardsText(gave)));
   }
   if (received(deal, me).length) {
-    line(el("span", { "data-testid": "received" }, t("bmaria.received", { name: left }), " ", cardsText(deal.received[me])));
+    said.push(el("span", { "data-testid": "received" }, shortened(t("bmaria.received", { name: left }), `← ${left}:`), " ", cardsText(deal.received[me])));
   }
+  if (said.length) line(el("span", { class: "exchange" }, ...said.flatMap((s, i) => (i ? [" · ", s] : [s]))));
 }
+
+// Words a short phone shows short (`short`, not read: the words are, there too).
+const shortened = (words, short) => [el("span", { class: "long" }, words), el("span", { class: "short", "aria-hidden": "true" }, short)];
