@@ -41,6 +41,14 @@ def ready_for_next(state: RoomState, connected) -> bool:
     return bool(people) and state.ready.issuperset(people)
 
 
+def gone(state: RoomState, connected) -> list[int]:
+    """The seats of the people who left the table (away, or played by a stand-in) without
+    asking for the rematch: opened before it begins (room.begin_rematch)."""
+    return [seat for seat, s in enumerate(state.seats)
+            if s.kind == "human" and seat not in state.ready
+            and (s.standin or not connected(seat))]
+
+
 def paused(state: RoomState, connected, unwatched: bool) -> bool:
     """Nobody has watched the room for a while (``unwatched``) and no person is connected to a
     seat (on another process): it does nothing by itself (bots, stand-ins and turn timers would
@@ -60,7 +68,8 @@ def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
     if match is None:
         return Step(0.0, "start") if state.full else None
     if match.finished:  # a rematch once every person at the table asked for one
-        return Step(0.0, "rematch") if ready_for_next(state, connected) else None
+        return Step(0.0, "rematch") if ready_for_next(state, connected) and (
+            state.full or gone(state, connected)) else None
     if match.current is None:  # the deal's summary is on the table: see ready_for_next
         if ready_for_next(state, connected):
             return Step(0.0, "deal")

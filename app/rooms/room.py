@@ -23,7 +23,7 @@ from .. import protocol
 from ..ops import logs
 from ..protocol import Refusal
 from ..storage.stored import Conflict, DealEnd, Snapshot, StorageError, StoredDeal
-from .driver import Driver, ready_for_next
+from .driver import Driver, gone, ready_for_next
 from .outbox import Connection, Outbox
 from .state import RoomState, SeatState, bot_name, token_hash
 from .sync import CatchUp, Presence
@@ -296,12 +296,20 @@ class Room:
         await self._say_ready(seat)
 
     async def begin_rematch(self) -> None:
-        """The rematch everyone asked for (the driver's step)."""
+        """The rematch everyone at the table asked for (the driver's step). The seat of someone
+        who left without asking for it is opened first, for a friend or a bot to take: the
+        rematch waits for it (it had begun with them "away", and a stand-in's match had counted
+        as theirs)."""
         async with self.lock:
             await self._ensure_fresh()
             state = self.state  # (someone may have come back since the driver planned it)
-            if state.match is not None and state.match.finished \
-                    and ready_for_next(state, self.presence.connected):
+            if state.match is None or not state.match.finished \
+                    or not ready_for_next(state, self.presence.connected):
+                return
+            for seat in gone(state, self.presence.connected):
+                await self._change_seat(seat, kind="open", name=None, player_id=None,
+                                        token_hash=None, by_key=False, bot=None, standin=False)
+            if state.full:
                 await self._begin_match()
 
     async def deal(self) -> None:
@@ -558,9 +566,13 @@ class Room:
                    standin=new.standin)
 
     async def _start_if_full(self) -> None:
-        """Once the seat just filled (and stored) was the last open one: the match starts. A
-        failure here is only logged: the driver tries again."""
-        if self.state.match is None and self.state.full:
+        """Once the seat just filled (and stored) was the last open one: the match starts (a
+        rematch, once everyone at the table has asked for it). A failure here is only logged:
+        the driver tries again."""
+        state = self.state
+        rematch = state.match is not None and state.match.finished \
+            and ready_for_next(state, self.presence.connected)
+        if (state.match is None or rematch) and state.full:
             try:
                 await self._begin_match()
             except Refusal as refusal:

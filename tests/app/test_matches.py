@@ -162,12 +162,21 @@ async def test_a_rematch_begins_once_every_person_at_the_table_asked(server):
         await person.close()
 
 
-async def test_a_rematch_asked_for_begins_when_the_other_leaves(server):
+async def test_a_rematch_asked_for_opens_the_seat_of_the_one_who_left(server):
+    """Boris leaves without asking for the rematch Anna asked for: his seat is opened, not
+    carried into the rematch (he had been, "away", and a stand-in's match had counted as his);
+    it begins once a bot, or a friend, takes the seat (it had waited for a chat line)."""
     anna, boris, first = await two_who_finished(server)
     await anna.send({"type": "rematch"})
     await boris.until(lambda s: s["room"]["ready"] == [0])
-    await boris.close()  # nobody left to wait for: it begins (it had waited for a chat line)
+    await boris.close()
+    await anna.until(lambda s: s["room"]["seats"][1]["kind"] == "open")
+    assert anna.state["room"]["match"]["id"] == first and anna.state["match"]["finished"]
+    await anna.send({"type": "standin", "seat": 1, "bot": "rules"})
     await anna.until(lambda s: s["room"]["match"]["id"] != first and s["match"]["deals"])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        rematch = (await http.get(f"/api/matches/{anna.state['room']['match']['id']}")).json()
+    assert [(p["name"], p["bot"]) for p in rematch["players"]] == [("Anna", None), ("Bot 2", "rules")]
     await anna.close()
 
 

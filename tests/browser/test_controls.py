@@ -312,6 +312,34 @@ def test_a_rematch_waits_for_everyone_at_the_table(live, new_page):
     healthy(anna, boris)
 
 
+def test_a_rematch_without_someone_who_left_waits_for_their_seat_to_be_taken(live, new_page):
+    """Boris leaves without asking for the rematch Anna asked for: his seat is freed (he had
+    been carried into the rematch "away", a stand-in's match counted as his), her page says the
+    rematch waits for the seat and offers bots for it, the result still names him; a bot taken,
+    the rematch begins."""
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"], {"target": 1})
+    anna, boris = new_page(PHONE), new_page()
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    watch = Watch([anna, boris], 90, "a two-person match (target 1), played to its end")
+    while not all(p.locator("[data-testid=match-over]").count() for p in (anna, boris)):
+        watch()
+        for page in (anna, boris):
+            pass_or_play(page)
+        anna.wait_for_timeout(20)
+    anna.click("[data-testid=rematch]")
+    boris.locator("[data-testid=ready-list]").wait_for()
+    boris.close()
+    anna.locator("[data-testid=status]", has_text="The rematch begins once every seat is taken: 1 seat is free").wait_for()
+    assert "Boris" in anna.locator("[data-testid=result-side-1] h3").inner_text()
+    assert state(anna)["room"]["match"]["number"] == 1
+    offer_bots(anna)
+    act(anna, anna.locator("[data-testid=standin-1-rules]"))
+    wait_state(anna, "s.room.match.number === 2 && s.match && !s.match.finished")
+    anna.wait_for_selector("[data-testid=pass-button]")
+    healthy(anna)
+
+
 # -- turn timer ----------------------------------------------------------------------------------
 
 def test_lobby_turn_timer_shown_at_the_table(live, new_page):

@@ -19,6 +19,13 @@ export function drawActions({ panel, moves, names, send, act, redraw }) {
   const line = (...content) => box.append(el("div", { class: "action-line" }, ...content));
   if (m && m.finished) {
     said.status = "";
+    // someone left without asking for the rematch: their seat is free, and the rematch waits
+    // for a friend or a bot to take it (the server opened it: docs/protocol.md)
+    const free = state.room.seats.filter((s) => s.kind === "open").length;
+    if (free && me !== null) {
+      box.append(el("p", { class: "status", "data-testid": "status" }, t("table.rematch_free", { n: free })));
+      drawStandins(state, line, send, redraw, false);
+    }
     return;
   }
   const mine = me !== null && Object.keys(moves).length > 0;

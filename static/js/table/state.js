@@ -51,10 +51,16 @@ export function saveSeat(seat) {
 }
 
 /** Each seat's name as shown: a person's, a bot's in the page's language, or "Seat 2" when it is free
- * (its badge says "free"). */
+ * (its badge says "free"); a seat freed after the match (its person left before the rematch)
+ * keeps, for that match's result, the name it was played under. */
 export function seatNames(state) {
-  return state.room.seats.map((s) => seatName(s) || t("seat.empty", { n: s.seat + 1 }));
+  const match = state.room.match && state.room.match.id;
+  const kept = playedUnder.match === match ? playedUnder.names : [];
+  const names = state.room.seats.map((s) => seatName(s) || kept[s.seat] || t("seat.empty", { n: s.seat + 1 }));
+  if (match != null && state.room.seats.every((s) => seatName(s))) Object.assign(playedUnder, { match, names });
+  return names;
 }
+const playedUnder = { match: null, names: [] };
 
 /** The partnerships from each SEAT's `team` ([[0, 2], [1, 3]]), or null: everyone plays alone. */
 export function teamsOf(seats) {
