@@ -246,6 +246,8 @@ $("join-form").addEventListener("submit", (ev) => {
 // running matches and waiting tables: the way back to a table whose link was lost, each saying
 // whose turn it is.
 const MY_TABLES = 8;
+// how long after sitting down a table whose match is over is still listed (for the rematch)
+const OVER_KEPT_MS = 12 * 3600 * 1000;
 async function loadMyTables() {
   const me = identity();
   const seats = new Map();
@@ -254,6 +256,9 @@ async function loadMyTables() {
     try { const { seat, at } = JSON.parse(localStorage.getItem(key)); kept.push([key.slice(SEAT_KEY.length), seat, at || 0]); } catch { /* not ours */ }
   }
   kept.sort((a, b) => b[2] - a[2]).slice(0, MY_TABLES).forEach(([code, seat]) => seats.set(code, seat));
+  // (a table whose match is over stays a while, for the rematch: it had gone from the list at
+  // once, and a guest who went to the lobby had no way back to it)
+  const recent = new Set(kept.filter(([, , at]) => Date.now() - at < OVER_KEPT_MS).map(([code]) => code));
   if (me) {  // (a known player's name is theirs alone: their seats on any device)
     const r = await fetch(`/api/matches?status=running&limit=${MY_TABLES}&player=${encodeURIComponent(me.name)}`).catch(() => null);
     const matches = r && r.ok ? (await r.json()).matches : [];
@@ -273,14 +278,14 @@ async function loadMyTables() {
     return r && r.ok ? r.json() : null;
   }));
   if (seats.size && rooms.every((room) => room === null)) return;  // (the network gone: kept as it was)
-  const going = rooms.filter((room) => room && room.status !== "finished")
+  const going = rooms.filter((room) => room && (room.status !== "finished" || recent.has(room.code)))
     .sort((a, b) => (a.created < b.created ? 1 : -1)).slice(0, 5);
   $("my-tables").hidden = !going.length;
   showList($("my-tables-list"), going.map((room) => {
     const free = freeSeats(room);
     const people = [seated(room), free ? t("lobby.free_seats", { n: free }) : ""].filter(Boolean).join(" · ");
     const yours = room.status === "playing" && (room.to_act || []).includes(seats.get(room.code));
-    const now = yours ? t("lobby.your_turn") : t(room.status === "playing" ? "lobby.table_playing" : "lobby.table_waiting");
+    const now = yours ? t("lobby.your_turn") : t({ playing: "lobby.table_playing", finished: "lobby.table_over" }[room.status] || "lobby.table_waiting");
     return el("li", { "data-testid": "my-table" }, el("a", { href: "/r/" + room.code, class: "room-link" }, el("b", {}, t("game." + room.game)), " ", el("span", { class: "code" }, room.code)),
       " ", el(yours ? "b" : "span", { class: yours ? "your-turn" : "muted" }, now), el("span", { class: "muted" }, ` · ${people}`));
   }));

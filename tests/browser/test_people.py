@@ -12,7 +12,7 @@ import pytest
 
 from ..conftest import stored_match
 from .conftest import PHONE, fresh_name, shot
-from .test_tables import create_room, healthy, sit
+from .test_tables import Watch, create_room, healthy, pass_or_play, sit
 
 pytestmark = pytest.mark.browser
 
@@ -325,6 +325,24 @@ def test_the_lobby_leads_back_to_ones_tables_first_saying_whose_turn(live, new_p
     page.locator(f"[data-testid=my-table]:has(a[href='/r/{waiting}'])", has_text="ждёт игроков").wait_for(state="detached")
     tables.first.locator("a").click()
     page.wait_for_selector(".seat.me[data-seat='0']")
+    healthy(page)
+
+
+def test_a_table_whose_match_is_over_stays_among_your_tables_for_the_rematch(live, new_page):
+    """A guest who goes to the lobby once the match is over finds the table there, "match over:
+    a rematch?" (it had gone from the list at once: no way back to ask for it)."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"], {"target": 1})
+    page = new_page({"width": 360, "height": 640}, locale="ru-RU", has_touch=True, is_mobile=True)
+    sit(page, live, code, "Оля", 0)
+    watch = Watch([page], 90, "a match to 1 against two bots")
+    while not page.locator("[data-testid=match-over]").count():
+        watch()
+        if not pass_or_play(page):
+            page.wait_for_timeout(20)
+    page.goto(live.http + "/")
+    listed = page.locator(f"[data-testid=my-table]:has(a[href='/r/{code}'])")
+    listed.wait_for()
+    assert "партия окончена: ещё одну?" in listed.inner_text()
     healthy(page)
 
 
