@@ -33,12 +33,26 @@ export function keepIdentity(value) {
   window.dispatchEvent(new Event("cardroom-identity"));
 }
 
+// The name this browser last sat under, and whether as a guest.
+const NAME_KEY = "cardroom.name";
+const GUEST_KEY = "cardroom.guest";
+
+/** Keeps the name this browser sat under, and whether as a guest (`asGuest`). */
+export function keepName(name, asGuest) {
+  localStorage.setItem(NAME_KEY, name);
+  if (asGuest) localStorage.setItem(GUEST_KEY, "1");
+  else localStorage.removeItem(GUEST_KEY);
+}
+
 /** Fills `input`, a field for the name to play under, with this browser's player's name (else
  * the name last typed), and keeps it so through a rename in the menu: still saying the old name,
- * the lobby's "Create the table" had been refused ("you play here as …"). */
-export function nameField(input) {
-  let shown = (identity() || {}).name || localStorage.getItem("cardroom.name") || "";
+ * the lobby's "Create the table" had been refused ("you play here as …"). `guestBox`, its "play
+ * as a guest" box, is ticked when this browser last sat as a guest (unticked, the next table's
+ * one tap had claimed the name). */
+export function nameField(input, guestBox) {
+  let shown = (identity() || {}).name || localStorage.getItem(NAME_KEY) || "";
   input.value = shown;
+  if (!identity() && localStorage.getItem(GUEST_KEY)) guestBox.checked = true;
   window.addEventListener("cardroom-identity", () => {
     const now = (identity() || {}).name;
     if (now && input.value.trim() === shown) input.value = now;  // (not over a name typed since)

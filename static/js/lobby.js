@@ -1,6 +1,6 @@
 // The lobby: create a room (game, options explained, seats open/bot), share it, join by code.
 import { t, el, refusalText, sentence, seatName, teamLetter, canShare, shareInvite } from "./common.js";
-import { ensureIdentity, identity, nameField, keepSeat, playerHeaders, SEAT_KEY } from "./identity.js";
+import { ensureIdentity, identity, keepName, nameField, keepSeat, playerHeaders, SEAT_KEY } from "./identity.js";
 
 const $ = (id) => document.getElementById(id);
 const CHOICES = { jack_queen: ["marjolet", "same_suit"], marriages: ["declared", "trump_only"] };
@@ -167,7 +167,7 @@ async function createRoom(ev) {
     const r = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders(guest) }, body: JSON.stringify({ game: game.name, options, seats, turn_timer: $("turn-timer").value ? Number($("turn-timer").value) : null, ...(strongSeats() ? { think_time: Number($("think-time").value) } : {}), join: { name: mine, seat: 0 } }) });
     const body = await r.json();
     if (!r.ok) throw new Error(refusalText(body));
-    localStorage.setItem("cardroom.name", mine);
+    keepName(mine, guest);
     keepSeat(body.code, { token: body.token, seat: body.seat, name: mine });
     keep(game.name, options, seats);  // (after the seat: the seat is what matters)
     // every other seat a bot's: nobody to invite, straight to the table (a page of a code and a
@@ -215,7 +215,7 @@ async function loadRooms() {
 
 document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener("change", drawGame));
 $("create-form").addEventListener("submit", createRoom);
-nameField($("create-name"));
+nameField($("create-name"), $("create-guest"));
 // (a phone's share sheet, where it has one: the link straight into a messenger)
 $("share-link").hidden = !canShare();
 $("share-link").addEventListener("click", () => shareInvite($("invite-link").value, currentGame()));

@@ -18,7 +18,7 @@ import { noticeTurn, listenToSettings, keysOn } from "./table/attention.js";
 import { beforeDraw, afterDraw, ANIM_MS } from "./table/motion.js";
 import { keepHand, tellPlayedWhileAway, tellBack } from "./table/away.js";
 import { PANELS } from "./table/panels/index.js";
-import { ensureIdentity, nameField, playerHeaders } from "./identity.js";
+import { ensureIdentity, keepName, nameField, playerHeaders } from "./identity.js";
 
 const app = document.getElementById("table-app");
 const $ = (id) => document.getElementById(id);
@@ -303,7 +303,7 @@ $("seat-form").addEventListener("submit", async (ev) => {
     $("join-error").textContent = t("join.refused") + ": " + error.message;
     return;
   }
-  localStorage.setItem("cardroom.name", mine);
+  keepName(mine, guest);
   table.joining = true;
   try {
     const r = await fetch(`/api/rooms/${table.code}/join`, { method: "POST", headers: { "Content-Type": "application/json", ...playerHeaders(guest) }, body: JSON.stringify({ name: mine, seat: Number.isInteger(wanted) ? wanted : null }) });
@@ -315,7 +315,7 @@ $("seat-form").addEventListener("submit", async (ev) => {
   }
   reconnectNow();
 });
-nameField($("seat-name"));
+nameField($("seat-name"), $("seat-guest"));
 
 listenToChatForm(send);
 listenToSettings();

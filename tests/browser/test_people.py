@@ -346,6 +346,28 @@ def test_a_table_whose_match_is_over_stays_among_your_tables_for_the_rematch(liv
     healthy(page)
 
 
+def test_a_guest_stays_a_guest_at_the_next_table(live, new_page):
+    """Having sat as a guest ("this browser keeps no name"), the next table's form and the
+    lobby's come with the guest box ticked: unticked, one tap had claimed the name for good."""
+    first = create_room(live, "marjolet", ["open", "bot:rules"])
+    second = create_room(live, "marjolet", ["open", "bot:rules"])
+    page = new_page()
+    name = fresh_name("Cleo")
+    sit(page, live, first, name, 0)  # (as a guest)
+    page.goto(f"{live.http}/r/{second}")
+    assert page.input_value("#seat-name") == name and page.is_checked("[data-testid=seat-guest]")
+    page.goto(live.http + "/")
+    assert page.input_value("#create-name") == name and page.is_checked("[data-testid=create-guest]")
+    page.goto(f"{live.http}/r/{second}")
+    page.uncheck("[data-testid=seat-guest]")  # now claimed: the box unticked from then on
+    page.click("[data-testid=take-seat-0]")
+    page.wait_for_selector(".seat.me[data-seat='0']")
+    page.goto(live.http + "/")
+    assert not page.is_checked("[data-testid=create-guest]")
+    assert httpx.get(f"{live.http}/api/players/{quote(name, safe='')}").json()["claimed"]
+    healthy(page)
+
+
 def shows_the_player(page, name: str) -> None:
     page.wait_for_selector("[data-testid=player-name]")
     assert page.text_content("[data-testid=player-name]").startswith(name), page.url
