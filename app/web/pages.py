@@ -14,6 +14,7 @@ the server's WebSocket state; the replay frames are the engine's own views.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 import unicodedata
@@ -24,6 +25,7 @@ from typing import Annotated
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import segno
 from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -169,6 +171,22 @@ async def table(code: str, request: Request, rooms: Registry):
     return page(request, "table.html", code=code, room=room.describe(),
                 invite=invite_link(settings, code) if settings.public_url else "",
                 standin_grace=settings.standin_grace)
+
+
+@router.get("/r/{code}/qr.svg", include_in_schema=False)
+async def table_qr(code: str, request: Request, rooms: Registry):
+    """The table's invite link as a QR code (SVG): a friend's phone camera opens the table
+    (the lobby shows it beside the link, for friends round the host's screen)."""
+    if await rooms.get(code) is None:
+        return Response(status_code=404)
+    settings = request.app.state.settings
+    link = invite_link(settings, code) if settings.public_url \
+        else str(request.base_url).rstrip("/") + f"/r/{code}"
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False,
+                                     dark="#000", light="#fff")
+    return Response(out.getvalue(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=3600"})
 
 
 def missing(request: Request, title: str, text: str, status: int = 404,

@@ -177,6 +177,9 @@ async function createRoom(ev) {
     const link = /^https?:/.test(body.invite) ? body.invite : location.origin + body.invite;
     $("created-code").textContent = body.code;
     $("invite-link").value = link;
+    // (for friends round this screen: a phone's camera opens the table)
+    const qr = $("invite-qr");
+    if (qr) Object.assign(qr, { src: `/r/${body.code}/qr.svg`, hidden: false });
     $("go-table").href = "/r/" + body.code;
     $("create-form").hidden = true;
     $("created").hidden = false;

@@ -5,6 +5,7 @@ history API and the downloaded record agree with what was played."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import re
@@ -14,6 +15,7 @@ from datetime import datetime, timezone
 
 import httpx
 import pytest
+import segno
 from cardroom_client import Client, allowed_by_seq, check_no_leak, create_room, join
 
 from engine.record import replay
@@ -489,12 +491,21 @@ def test_invite_links_come_from_public_url_and_say_when_only_this_machine_opens_
             assert r.json()["invite"] == invite.format(r.json()["code"])
             table = httpx.get(f"{live.http}/r/{code}").text
             lobby = httpx.get(f"{live.http}/").text
+            # the invite link as a QR code, for a phone's camera (none for a table not there)
+            qr = httpx.get(f"{live.http}/r/{code}/qr.svg")
+            link = invite.format(code) if live is public else f"{live.http}/r/{code}"
+            drawn = io.BytesIO()
+            segno.make(link, error="m").save(drawn, kind="svg", scale=4, border=2,
+                                             xmldecl=False, dark="#000", light="#fff")
+            assert qr.headers["content-type"] == "image/svg+xml" and qr.content == drawn.getvalue()
+            assert httpx.get(f"{live.http}/r/NOSUCH/qr.svg").status_code == 404
             if live is public:
                 assert f'data-invite="https://cards.example.org/r/{code}"' in table
                 assert "invite-local" not in lobby and 'data-loopback=""' in table
+                assert 'data-testid="invite-qr"' in lobby  # (beside the link, once it is made)
             else:  # the tests' server listens on 127.0.0.1 only
                 assert 'data-invite=""' in table and 'data-loopback="yes"' in table
-                assert 'data-testid="invite-local"' in lobby
+                assert 'data-testid="invite-local"' in lobby and "invite-qr" not in lobby
     finally:
         for live in (local, public):
             live.stop()

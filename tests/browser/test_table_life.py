@@ -207,6 +207,11 @@ def test_the_invite_link_is_built_from_public_url(public, new_page):
     code = page.text_content("#created-code")
     assert page.input_value("#invite-link") == f"https://cards.example.org/r/{code}"
     assert page.locator("[data-testid=invite-local]").count() == 0
+    # and as a QR code, for a friend's phone camera
+    qr = page.get_by_role("img", name="QR code of the invite link: a friend's phone camera opens the table")
+    page.wait_for_function("() => { const img = document.getElementById('invite-qr'); return img.complete && img.naturalWidth > 100; }")
+    assert qr.is_visible()
+    shot(page, "lobby-invite-qr-phone")
     page.click("#go-table")
     page.wait_for_selector(".seat.me")
     page.click("[data-testid=copy-invite]")
