@@ -58,6 +58,8 @@ REASONS = {
     "spectators_chat": "spectators cannot chat",
     "only_seated_standin": "only seated players may hand a seat to a bot",
     "only_seated_rematch": "only seated players may start a rematch",
+    "only_seated_leave": "only a seated player may leave a seat",
+    "leave_in_play": "a seat may be left once the match is over (a bot may play it meanwhile)",
     "no_such_seat": "there is no seat {seat}",
     "seat_taken": "seat {seat} is taken",
     "all_seats_taken": "every seat is taken",
@@ -317,6 +319,12 @@ class Rematch(_Message):
     type: Literal["rematch"]
 
 
+class Leave(_Message):
+    """Give up one's seat while no match is in play (before the first, or once it is over)."""
+
+    type: Literal["leave"]
+
+
 class Next(_Message):
     """Ready for the next deal (its summary read). ``deal``: the deal whose summary was read,
     if the client says (one sent as the next deal was dealt then changes nothing)."""
@@ -344,17 +352,18 @@ class Sync(_Message):
     type: Literal["sync"]
 
 
-Message = Annotated[Hello | Act | Chat | Standin | Rematch | Next | Wait | Ping | Sync,
+Message = Annotated[Hello | Act | Chat | Standin | Rematch | Leave | Next | Wait | Ping | Sync,
                     Field(discriminator="type")]
 _MESSAGE = TypeAdapter(Message)
-TYPES = {"hello", "action", "chat", "standin", "rematch", "next", "wait", "ping", "sync"}
+TYPES = {"hello", "action", "chat", "standin", "rematch", "leave", "next", "wait", "ping",
+         "sync"}
 #: The refusal for a field of the wrong type or missing, by message type and field.
 _FIELD_REASONS = {("action", "id"): "bad_id", ("action", "action"): "no_action",
                   ("chat", "id"): "bad_id", ("chat", "text"): "chat_not_text",
                   ("standin", "seat"): "no_such_seat"}
 
 
-def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Next | Wait | Ping | Sync:
+def parse(data: dict) -> Hello | Act | Chat | Standin | Rematch | Leave | Next | Wait | Ping | Sync:
     """A decoded JSON object as the message it is; Refusal if it is not one."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in TYPES:

@@ -205,6 +205,10 @@ class Room:
         await self._write(self.repository.take_seat(state.id, seq, seat, name, hashed, data,
                                                     stored, player_id))
         logs.event("seat_changed", self.code, seat=seat, seat_kind="human")
+        if state.match is not None and state.match.finished:
+            # (a seat taken once the match is over, one its person left: taken for the
+            # rematch, asked for with it, before the new page has even connected)
+            await self._say_ready(seat)
         await self._start_if_full()
         return seat, token
 
@@ -290,6 +294,7 @@ class Room:
             await self._retrying(lambda: self._ask_rematch(by))
 
     async def _ask_rematch(self, seat: int) -> None:
+        self._check_seated(seat, "only_seated_rematch")
         match = self.state.match
         if match is None or not match.finished:
             raise Refusal("not_available", "match_not_over")
@@ -307,10 +312,41 @@ class Room:
                     or not ready_for_next(state, self.presence.connected):
                 return
             for seat in gone(state, self.presence.connected):
-                await self._change_seat(seat, kind="open", name=None, player_id=None,
-                                        token_hash=None, by_key=False, bot=None, standin=False)
+                await self._open_seat(seat)
             if state.full:
                 await self._begin_match()
+
+    async def leave(self, seat: int | None) -> None:
+        """A person gives up their seat while no match is in play (before the first, or once
+        it is over): it is opened, for a friend or a bot to take, and a rematch waits for it
+        (there had been no way to leave but to close the page)."""
+        if seat is None:
+            raise Refusal("not_seated", "only_seated_leave")
+        async with self.lock:
+            await self._ensure_fresh()
+            match = self.state.match
+            if match is not None and not match.finished:
+                raise Refusal("not_available", "leave_in_play")
+            self._check_seated(seat, "only_seated_leave")
+            await self._retrying(lambda: self._open_seat(seat))
+            # its connections here watch from now on, told so by a welcome as a spectator's
+            for conn in [c for c in self.outbox.conns if c.seat == seat]:
+                conn.seat = None
+                self.outbox.welcome(conn, None)
+            self.broadcaster.presence(self.code, seat, False)
+            if not self.presence.elsewhere(seat):
+                self.presence.gone(seat)
+        self.driver.poke()  # (everyone else may have asked for the rematch already)
+
+    def _check_seated(self, seat: int, reason: str) -> None:
+        """Refusal (``reason``) for a seat nobody holds any more (left: a connection of another
+        process may not know it yet)."""
+        if self.state.seats[seat].kind == "open":
+            raise Refusal("not_seated", reason)
+
+    async def _open_seat(self, seat: int) -> None:
+        await self._change_seat(seat, kind="open", name=None, player_id=None, token_hash=None,
+                                by_key=False, bot=None, standin=False)
 
     async def deal(self) -> None:
         """Deal the next deal of the match, if it waits for one (the driver's step)."""

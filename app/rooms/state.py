@@ -215,6 +215,14 @@ class RoomState:
     def seat_changed(self, seq: int, seat: int, **changes) -> None:
         self.seq = seq
         self.seats[seat] = replace(self.seats[seat], **changes)
+        self._forget_open_asks()
+
+    def _forget_open_asks(self) -> None:
+        """A seat opened (its person gone) asks for nothing: a friend who takes it asks for
+        themselves (the repository's snapshot reads it so too)."""
+        opened = {seat for seat, s in enumerate(self.seats) if s.kind == "open"}
+        self.ready -= opened
+        self.waiting -= opened
 
     def chat_said(self, seq: int, data: dict) -> None:
         self.seq = seq
@@ -258,6 +266,7 @@ class RoomState:
                 return False
             self.seats = [SeatState.of(s) for s in tail.seats]
             self.seq = event.seq
+            self._forget_open_asks()
         elif kind == "chat":
             self.chat_said(event.seq, data)
         elif kind == "ready":  # (for the next deal, or once the match is over for a rematch)

@@ -205,12 +205,18 @@ class RoomRepository:
             # (asks are notes, not rows of the match: a rebuilt room had forgotten them)
             dealt = session.scalar(select(func.max(RoomEvent.seq)).where(
                 RoomEvent.room_id == room.id, RoomEvent.kind.in_(("deal", "match")))) or 0
-            asks = session.scalars(select(RoomEvent.data).where(
-                RoomEvent.room_id == room.id, RoomEvent.kind == "ready", RoomEvent.seq > dealt)
-                .order_by(RoomEvent.seq))
+            # (a seat opened since, its person gone, is asked by nobody: a friend who takes it
+            # asks for themselves)
+            asks = session.execute(select(RoomEvent.kind, RoomEvent.data).where(
+                RoomEvent.room_id == room.id, RoomEvent.kind.in_(("ready", "seat")),
+                RoomEvent.seq > dealt).order_by(RoomEvent.seq))
             ready, waiting = set(), set()
-            for data in asks:
-                (waiting if data.get("wait") else ready).add(data["seat"])
+            for kind, data in asks:
+                if kind == "ready":
+                    (waiting if data.get("wait") else ready).add(data["seat"])
+                elif data.get("seat_kind") == "open":
+                    ready.discard(data["seat"])
+                    waiting.discard(data["seat"])
             snap.ready, snap.waiting = sorted(ready), sorted(waiting)
             return snap
 

@@ -11,7 +11,20 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .. import protocol
-from ..protocol import Act, Chat, Hello, Limited, Next, Ping, Refusal, Rematch, Standin, Sync, Wait
+from ..protocol import (
+    Act,
+    Chat,
+    Hello,
+    Leave,
+    Limited,
+    Next,
+    Ping,
+    Refusal,
+    Rematch,
+    Standin,
+    Sync,
+    Wait,
+)
 from ..rooms import Connection, Room
 from ..storage.store import DATABASE_FAILURES
 from .deps import LimitsDep, Registry, SettingsDep
@@ -208,6 +221,8 @@ async def handle(room: Room, conn: Connection, message, limits: Limits) -> None:
         await room.standin(conn.seat, message.seat, message.bot)
     elif isinstance(message, Rematch):
         await room.rematch(conn.seat)
+    elif isinstance(message, Leave):
+        await room.leave(conn.seat)
     elif isinstance(message, Next):
         await room.ready(conn.seat, read=message.deal)
     elif isinstance(message, Wait):

@@ -182,6 +182,42 @@ async def test_a_rematch_asked_for_opens_the_seat_of_the_one_who_left(server):
     await anna.close()
 
 
+async def test_a_person_leaves_the_table_once_the_match_is_over(server):
+    """"Leave the table": refused while the match is played; once it is over, the seat is
+    opened and its connection watches from then on (there had been no way to leave but to
+    close the page); the rematch the other asks for waits for the seat to be taken."""
+    code = await create_room(server.http, "marjolet", ["open", "open"], {"target": 1})
+    people = []
+    for seat, name in enumerate(("anna", "boris")):
+        _, token = await join(server.http, code, name.title(), seat)
+        people.append(Client(server.ws, code, token, name=name))
+    anna, boris = people
+    for person in people:
+        await person.connect()
+    await boris.send({"type": "leave"})
+    refused = await boris.expect("error")
+    assert (refused["code"], refused["reason"]) == ("not_available", "leave_in_play")
+    await asyncio.gather(*(p.play() for p in people))
+    first = anna.state["room"]["match"]["id"]
+    await anna.send({"type": "rematch"})
+    await boris.send({"type": "leave"})
+    welcome = await boris.expect("welcome")
+    assert welcome["state"]["you"]["seat"] is None  # (a spectator now)
+    await anna.until(lambda s: s["room"]["seats"][1]["kind"] == "open")
+    await boris.send({"type": "rematch"})
+    refused = await boris.expect("error")
+    assert refused["code"] == "not_seated"
+    assert anna.state["room"]["match"]["id"] == first and anna.state["room"]["ready"] == [0]
+    # a friend takes it, for the rematch: asked for with the seat, it begins
+    _, token = await join(server.http, code, "Vera", 1)
+    vera = Client(server.ws, code, token, name="vera")
+    await vera.connect()
+    await anna.until(lambda s: s["room"]["match"]["id"] != first and s["match"]["deals"])
+    assert [s["name"] for s in anna.state["room"]["seats"]] == ["Anna", "Vera"]
+    for person in (anna, boris, vera):
+        await person.close()
+
+
 async def play_match(server, game, seats, options, names: dict[int, str]) -> int:
     """A whole match: ``names`` seat -> person, the other seats as ``seats`` says. Its id."""
     code = await create_room(server.http, game, seats, options)

@@ -340,6 +340,29 @@ def test_a_rematch_without_someone_who_left_waits_for_their_seat_to_be_taken(liv
     healthy(anna)
 
 
+def test_leave_the_table_once_the_match_is_over(live, new_page):
+    """"Leave the table" under the match's result: the seat is freed at once (there had been
+    no way to leave but to close the page), the page watches with the seats' form back, and the
+    others read that the rematch waits for the seat."""
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"], {"target": 1})
+    anna, boris = new_page(), new_page(PHONE, locale="ru-RU", is_mobile=True, has_touch=True)
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    assert boris.locator("[data-testid=leave-table]").count() == 0  # (not while it is played)
+    watch = Watch([anna, boris], 90, "a two-person match (target 1), played to its end")
+    while not all(p.locator("[data-testid=match-over]").count() for p in (anna, boris)):
+        watch()
+        for page in (anna, boris):
+            pass_or_play(page)
+        anna.wait_for_timeout(20)
+    boris.get_by_role("button", name="Встать из-за стола").click()
+    wait_state(boris, "s.you.seat === null")
+    boris.wait_for_selector("[data-testid=take-seat-1]")  # (he may sit again)
+    assert boris.evaluate(f"localStorage.getItem('cardroom.seat.{code}')") is None
+    anna.locator("[data-testid=status]", has_text="1 seat is free").wait_for()
+    healthy(anna, boris)
+
+
 # -- turn timer ----------------------------------------------------------------------------------
 
 def test_lobby_turn_timer_shown_at_the_table(live, new_page):

@@ -5,7 +5,7 @@
 // "Rematch" and who asked for it.
 import { t, tParts, el, fullStop, signed } from "../common.js";
 import { columnLabels, columnNames, dealDetails, dealHeadline } from "../sheet.js";
-import { table } from "./state.js";
+import { table, saveSeat } from "./state.js";
 import { announce } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
@@ -114,6 +114,12 @@ function whatNext(send, names, finished) {
   else if (room.match) out.append(el("a", { class: "button", href: "/matches/" + room.match.id, "data-testid": "match-link" }, t("result.match_page")));
   // (and the way back to the lobby: a phone's table page has no top bar, only its menu)
   if (finished) out.append(el("a", { class: "button", href: "/", "data-testid": "lobby-link" }, t("nav.lobby")));
+  // (and out of one's seat: a rematch the others ask for waits for a friend or a bot in it;
+  // there had been no way to leave but to close the page)
+  if (finished && you.seat !== null) {
+    out.append(el("button", { type: "button", class: "button", "data-testid": "leave-table",
+      onclick: () => { send({ type: "leave" }); saveSeat(null); } }, t("table.leave")));
+  }
   return out;
 }
 
