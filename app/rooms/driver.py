@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import secrets
 import time
@@ -41,12 +42,20 @@ def ready_for_next(state: RoomState, connected) -> bool:
     return bool(people) and state.ready.issuperset(people)
 
 
-def gone(state: RoomState, connected) -> list[int]:
-    """The seats of the people who left the table (away, or played by a stand-in) without
-    asking for the rematch: opened before it begins (room.begin_rematch)."""
+def absent(state: RoomState, connected) -> list[int]:
+    """The seats of the people not at the table (away, or played by a stand-in) who have not
+    asked for the rematch."""
     return [seat for seat, s in enumerate(state.seats)
             if s.kind == "human" and seat not in state.ready
             and (s.standin or not connected(seat))]
+
+
+def rematch_wait(state: RoomState, settings: Settings, connected, away_for) -> float:
+    """Seconds until every absent person (:func:`absent`) has left the table for good: away
+    ``standin_grace`` (a reload or a phone's blip is not leaving: they had lost their seat at
+    once), or stood in for. Their seats are opened then (room.begin_rematch)."""
+    return max([0.0] + [settings.standin_grace - away_for(seat) for seat in absent(state, connected)
+                        if not state.seats[seat].standin])
 
 
 def paused(state: RoomState, connected, unwatched: bool) -> bool:
@@ -58,18 +67,20 @@ def paused(state: RoomState, connected, unwatched: bool) -> bool:
 
 
 def next_step(state: RoomState, settings: Settings, connected=lambda seat: True,
-              unwatched: bool = False) -> Step | None:
+              unwatched: bool = False, away_for=lambda seat: math.inf) -> Step | None:
     """What the room will do by itself next, if nobody acts first (None: nothing).
     ``connected(seat)``: a person is connected to the seat; ``unwatched``: nobody has watched
-    the room for a while (see :func:`paused`)."""
+    the room for a while (see :func:`paused`); ``away_for(seat)``: seconds its person has been
+    away."""
     if paused(state, connected, unwatched):
         return None
     match = state.match
     if match is None:
         return Step(0.0, "start") if state.full else None
     if match.finished:  # a rematch once every person at the table asked for one
-        return Step(0.0, "rematch") if ready_for_next(state, connected) and (
-            state.full or gone(state, connected)) else None
+        if not ready_for_next(state, connected) or not (state.full or absent(state, connected)):
+            return None
+        return Step(rematch_wait(state, settings, connected, away_for), "rematch")
     if match.current is None:  # the deal's summary is on the table: see ready_for_next
         if ready_for_next(state, connected):
             return Step(0.0, "deal")
@@ -118,7 +129,8 @@ class Driver:
         if self.paused and not now_paused:  # someone is back, here or on another process
             self.progressed()
         self.paused = now_paused
-        return next_step(room.state, room.settings, room.presence.connected, unwatched)
+        return next_step(room.state, room.settings, room.presence.connected, unwatched,
+                         room.presence.away_for)
 
     def progressed(self) -> None:
         """The match moved on (an action, a deal): timers count from now."""

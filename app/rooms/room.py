@@ -23,7 +23,7 @@ from .. import protocol
 from ..ops import logs
 from ..protocol import Refusal
 from ..storage.stored import Conflict, DealEnd, Snapshot, StorageError, StoredDeal
-from .driver import Driver, gone, ready_for_next
+from .driver import Driver, absent, ready_for_next, rematch_wait
 from .outbox import Connection, Outbox
 from .state import RoomState, SeatState, bot_name, token_hash
 from .sync import CatchUp, Presence
@@ -207,8 +207,13 @@ class Room:
         logs.event("seat_changed", self.code, seat=seat, seat_kind="human")
         if state.match is not None and state.match.finished:
             # (a seat taken once the match is over, one its person left: taken for the
-            # rematch, asked for with it, before the new page has even connected)
-            await self._say_ready(seat)
+            # rematch, asked for with it, before the new page has even connected; the seat is
+            # theirs whatever becomes of the ask, which their page may make again)
+            try:
+                await self._say_ready(seat)
+            except Refusal as refusal:
+                logs.event("error", self.code, logging.WARNING, what="rematch_ask",
+                           code=refusal.code)
         await self._start_if_full()
         return seat, token
 
@@ -307,11 +312,16 @@ class Room:
         as theirs)."""
         async with self.lock:
             await self._ensure_fresh()
-            state = self.state  # (someone may have come back since the driver planned it)
+            state, presence = self.state, self.presence  # (someone may have come back)
             if state.match is None or not state.match.finished \
-                    or not ready_for_next(state, self.presence.connected):
+                    or not ready_for_next(state, presence.connected) \
+                    or rematch_wait(state, self.settings, presence.connected, presence.away_for):
                 return
-            for seat in gone(state, self.presence.connected):
+            leaving = absent(state, presence.connected)
+            for seat in leaving:  # (asked where they may be connected: on another process)
+                if not state.seats[seat].standin and await presence.anywhere(seat):
+                    return
+            for seat in leaving:
                 await self._open_seat(seat)
             if state.full:
                 await self._begin_match()
@@ -324,19 +334,18 @@ class Room:
             raise Refusal("not_seated", "only_seated_leave")
         async with self.lock:
             await self._ensure_fresh()
-            match = self.state.match
-            if match is not None and not match.finished:
-                raise Refusal("not_available", "leave_in_play")
-            self._check_seated(seat, "only_seated_leave")
-            await self._retrying(lambda: self._open_seat(seat))
-            # its connections here watch from now on, told so by a welcome as a spectator's
-            for conn in [c for c in self.outbox.conns if c.seat == seat]:
-                conn.seat = None
-                self.outbox.welcome(conn, None)
+            await self._retrying(lambda: self._leave(seat))
             self.broadcaster.presence(self.code, seat, False)
             if not self.presence.elsewhere(seat):
                 self.presence.gone(seat)
         self.driver.poke()  # (everyone else may have asked for the rematch already)
+
+    async def _leave(self, seat: int) -> None:
+        match = self.state.match
+        if match is not None and not match.finished:
+            raise Refusal("not_available", "leave_in_play")
+        self._check_seated(seat, "only_seated_leave")
+        await self._open_seat(seat)
 
     def _check_seated(self, seat: int, reason: str) -> None:
         """Refusal (``reason``) for a seat nobody holds any more (left: a connection of another
@@ -526,6 +535,7 @@ class Room:
             events = await asyncio.to_thread(self.repository.events, self.state.id, old,
                                              self.state.seq)
             self.outbox.deliver([(e.seq, e.kind, e.data) for e in events])
+            self._watch_from_open_seats()
 
     async def _ensure_fresh(self) -> None:
         """Before acting on a replica a failed write left stale: rebuild it (or refuse)."""
@@ -572,7 +582,17 @@ class Room:
         """Stored events reach every connection here, and the driver plans again."""
         self.last_used = time.monotonic()
         self.outbox.deliver(events, ack)
+        self._watch_from_open_seats()
         self.driver.poke()
+
+    def _watch_from_open_seats(self) -> None:
+        """A connection of a seat opened (its person left, here or on another process)
+        watches from then on, told so by a welcome as a spectator's: it had kept the seat,
+        and the hand of the friend who took it next."""
+        for conn in [c for c in self.outbox.conns
+                     if c.seat is not None and self.state.seats[c.seat].kind == "open"]:
+            conn.seat = None
+            self.outbox.welcome(conn, None)
 
     def _tell(self, events: list[tuple[int, str, dict]], client_id: str | None = None,
               by: Connection | None = None) -> None:

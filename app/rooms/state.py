@@ -215,14 +215,14 @@ class RoomState:
     def seat_changed(self, seq: int, seat: int, **changes) -> None:
         self.seq = seq
         self.seats[seat] = replace(self.seats[seat], **changes)
-        self._forget_open_asks()
+        if changes.get("kind") == "open":
+            self._forget_asks(seat)
 
-    def _forget_open_asks(self) -> None:
+    def _forget_asks(self, seat: int) -> None:
         """A seat opened (its person gone) asks for nothing: a friend who takes it asks for
         themselves (the repository's snapshot reads it so too)."""
-        opened = {seat for seat, s in enumerate(self.seats) if s.kind == "open"}
-        self.ready -= opened
-        self.waiting -= opened
+        self.ready.discard(seat)
+        self.waiting.discard(seat)
 
     def chat_said(self, seq: int, data: dict) -> None:
         self.seq = seq
@@ -266,7 +266,8 @@ class RoomState:
                 return False
             self.seats = [SeatState.of(s) for s in tail.seats]
             self.seq = event.seq
-            self._forget_open_asks()
+            if data.get("seat_kind") == "open":
+                self._forget_asks(data["seat"])
         elif kind == "chat":
             self.chat_said(event.seq, data)
         elif kind == "ready":  # (for the next deal, or once the match is over for a rematch)

@@ -51,7 +51,7 @@ function onMessage(msg, hello) {
         if (lost && msg.state.you.seat === null) { toast(seatLost(msg.state, lost), "info", 8000); saveSeat(null); }
         else if (table.seat && msg.state.you.seat !== null) saveSeat(table.seat);  // (come back to)
         lostSeat = null;
-      }
+      } else if (table.seat && msg.state.you.seat === null) saveSeat(null);  // (left the table: watching now)
       followed = follow(msg);
       receive(followed, true);
       break;

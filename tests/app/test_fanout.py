@@ -362,3 +362,27 @@ async def test_a_bad_notice_is_skipped_alone_and_an_older_process_is_understood(
     finally:
         await listener.close()
         await sender.aclose()
+
+
+async def test_a_seat_left_on_one_process_is_let_go_by_its_connections_on_the_other(processes):
+    """Boris leaves the table on A once the match is over: his connection on B watches from then
+    on (it had kept the seat, and been sent the hand of the friend who took it next)."""
+    from app.rooms import Connection
+
+    a, b, recorder = processes()
+    room_a = await a.create("marjolet", {"target": 1}, [("open", None), ("open", None)], None)
+    tokens = [(await room_a.join(f"p{seat}", seat))[1] for seat in (0, 1)]
+    state_a = room_a.state
+    while not state_a.match.finished:
+        seat = state_a.match.to_act()[0]
+        await room_a.act(seat, state_a.match.legal_actions(seat)[0])
+    room_b = await b.get(room_a.code)
+    sent = []
+    boris = Connection(lambda text: sent.append(text) or asyncio.sleep(0))
+    assert await room_b.attach(boris, tokens[1], None)
+    assert boris.seat == 1
+    recorder.notices.clear()
+    await room_a.leave(1)
+    for notice in recorder.notices:
+        await b.remote_event(*notice)
+    assert room_b.state.seats[1].kind == "open" and boris.seat is None

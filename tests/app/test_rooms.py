@@ -450,3 +450,30 @@ async def test_the_moves_a_stand_in_made_are_the_records_bot_moves_and_not_the_p
     counted = [d for d in decisions if d["seat"] == 2 and not d.get("forced")
                and d["index"] not in deal["by_bot"]]
     assert analysis["summary"][2]["decisions"] == len(counted)
+
+
+@pytest.mark.parametrize("options", [({"target": 1}, {"deal_pause": 0, "standin_grace": 30})])
+async def test_a_blip_on_the_result_screen_is_not_leaving_the_table(table):
+    """The others asked for the rematch; a reload or a phone's blip of the third person's link
+    does not open their seat (it had, at once: they came back to "your seat could not be
+    recognised"): the rematch waits the stand-in's grace for them, and they come back seated."""
+    from app.rooms.driver import next_step
+
+    room, seats, tokens = table
+    state = room.state
+    while not state.match.finished:
+        await act(room, seats)
+    await room.rematch(0)
+    await room.rematch(1)
+    room.detach(seats[2].conn)
+    await asyncio.sleep(0.05)
+    step = next_step(state, room.settings, room.presence.connected, False, room.presence.away_for)
+    assert step.what == "rematch" and 29 < step.delay <= 30
+    await room.begin_rematch()  # (as the driver would, too early: nothing happens)
+    assert state.seats[2].kind == "human" and state.match.finished
+    back = Seat()
+    await room.attach(back.conn, tokens[2], None)
+    assert back.state["you"]["seat"] == 2
+    await room.rematch(2)
+    await settled(room, lambda: not state.match.finished, "the rematch begun")
+    assert [s.kind for s in state.seats] == ["human"] * 3

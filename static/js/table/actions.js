@@ -23,8 +23,13 @@ export function drawActions({ panel, moves, names, send, act, redraw }) {
     // for a friend or a bot to take it (the server opened it: docs/protocol.md)
     const free = state.room.seats.filter((s) => s.kind === "open").length;
     if (free && me !== null) {
-      box.append(el("p", { class: "status", "data-testid": "status" }, t("table.rematch_free", { n: free })));
-      drawStandins(state, line, send, redraw, false);
+      const status = t("table.rematch_free", { n: free });
+      box.append(el("p", { class: "status", "data-testid": "status" }, status));
+      if (status !== said.rematch) announce(status);
+      said.rematch = status;
+      // (bots for the free seats only: one for someone away would be thrown away, their seat
+      // opened as the rematch begins)
+      drawStandins(state, line, send, redraw, false, true);
     }
     return;
   }
@@ -106,7 +111,7 @@ let graceTimer = null;
 // Whether the bots for the free seats are unfolded (kept from one drawing to the next).
 let freeSeatsOpen = false;
 
-function drawStandins(state, line, send, redraw, mine) {
+function drawStandins(state, line, send, redraw, mine, freeOnly = false) {
   const me = state.you.seat;
   drawStandinsPlaying(state, line);
   const free = [];  // (the free seats' offers, folded: see below)
@@ -117,7 +122,7 @@ function drawStandins(state, line, send, redraw, mine) {
     const name = info.name || t("lobby.seat_n", { n: s + 1 });
     if (me === null) continue;
     const away = info.kind === "human" && !info.connected;
-    if (info.kind !== "open" && !away) continue;
+    if (info.kind !== "open" && (!away || freeOnly)) continue;
     // (a phone's blip is not leaving: the offer comes once they have been away a while)
     const wait = away ? GRACE_MS - (performance.now() - (table.awaySince[s] ?? -Infinity)) : 0;
     if (wait > 0) {

@@ -5,7 +5,7 @@
 // "Rematch" and who asked for it.
 import { t, tParts, el, fullStop, signed } from "../common.js";
 import { columnLabels, columnNames, dealDetails, dealHeadline } from "../sheet.js";
-import { table, saveSeat } from "./state.js";
+import { table } from "./state.js";
 import { announce } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
@@ -118,7 +118,7 @@ function whatNext(send, names, finished) {
   // there had been no way to leave but to close the page)
   if (finished && you.seat !== null) {
     out.append(el("button", { type: "button", class: "button", "data-testid": "leave-table",
-      onclick: () => { send({ type: "leave" }); saveSeat(null); } }, t("table.leave")));
+      onclick: () => send({ type: "leave" }) }, t("table.leave")));
   }
   return out;
 }

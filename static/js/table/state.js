@@ -38,7 +38,7 @@ export const table = {
   online: false, // this page's socket has its welcome: its own seat is as connected as it is
   stale: false, // offline longer than a blip: what the table shows may be old (connection.js)
   asked: "", // the kinds of move the table drawn last asked this page for ("play", "draw"...)
-  said: { status: "", result: "", wait: "", newsDeal: "", news: new Set() }, // what screen readers were told: the last status and result, the deal's news
+  said: { status: "", result: "", wait: "", rematch: "", newsDeal: "", news: new Set() }, // what screen readers were told: the last status and result, the rematch's wait for a free seat, the deal's news
 };
 
 function noChoices() {
