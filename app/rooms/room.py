@@ -625,9 +625,10 @@ class Room:
         """Once the seat just filled (and stored) was the last open one: the match starts (a
         rematch, once everyone at the table has asked for it). A failure here is only logged:
         the driver tries again."""
-        state = self.state
+        state, connected = self.state, self.presence.connected
+        # (someone absent, a blip or gone, is the driver's to wait for: begin_rematch)
         rematch = state.match is not None and state.match.finished \
-            and ready_for_next(state, self.presence.connected)
+            and ready_for_next(state, connected) and not absent(state, connected)
         if (state.match is None or rematch) and state.full:
             try:
                 await self._begin_match()

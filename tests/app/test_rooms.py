@@ -477,3 +477,23 @@ async def test_a_blip_on_the_result_screen_is_not_leaving_the_table(table):
     await room.rematch(2)
     await settled(room, lambda: not state.match.finished, "the rematch begun")
     assert [s.kind for s in state.seats] == ["human"] * 3
+
+
+@pytest.mark.parametrize("options", [({"target": 1}, {"deal_pause": 0, "standin_grace": 30})])
+async def test_a_seat_filled_does_not_begin_a_rematch_without_someone_away_a_moment(table):
+    """One left (seat 2 opened), a bot taken for it, while another's link blips: the rematch
+    waits for the one away a moment rather than begin without them."""
+    room, seats, tokens = table
+    state = room.state
+    while not state.match.finished:
+        await act(room, seats)
+    await room.rematch(0)
+    await room.leave(2)
+    room.detach(seats[1].conn)  # (a blip)
+    await room.standin(0, 2, "rules")
+    await asyncio.sleep(0.05)
+    assert state.match.finished and state.seats[1].kind == "human"
+    back = Seat()
+    await room.attach(back.conn, tokens[1], None)
+    await room.rematch(1)
+    await settled(room, lambda: not state.match.finished, "the rematch begun")
