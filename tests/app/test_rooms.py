@@ -140,6 +140,18 @@ async def test_a_wait_for_the_summary_is_told_stored_and_undone_by_the_next_deal
         await room.ready(None, wait=True)
 
 
+async def play_to_the_end(room, seats) -> None:
+    """The people play their first legal moves, and stand-ins theirs, to the match's end."""
+    state = room.state
+    while not state.match.finished:
+        if all(state.seats[s].played_by_bot for s in state.match.to_act()):
+            await settled(room, lambda: state.match.finished or not all(
+                state.seats[s].played_by_bot for s in state.match.to_act()),
+                "the stand-in played")
+        else:
+            await act(room, seats)
+
+
 async def act_settled(room, seats, predicate) -> None:
     """Every connection's state satisfies ``predicate``."""
     await settled(room, lambda: all(predicate(seat.state) for seat in seats), "told")
@@ -169,14 +181,7 @@ async def test_each_change_of_room_or_chat_reaches_the_next_state(table):
     await act(room, seats)
     assert seats[0].state["room"]["seats"][2]["standin"]
     # the match ends: its last state says finished
-    state = room.state
-    while not state.match.finished:
-        if all(state.seats[s].played_by_bot for s in state.match.to_act()):
-            await settled(room, lambda: state.match.finished or not all(
-                state.seats[s].played_by_bot for s in state.match.to_act()),
-                "the stand-in played")
-        else:
-            await act(room, seats)
+    await play_to_the_end(room, seats)
     await settled(room, lambda: seats[0].state["room"]["status"] == "finished",
                   "told the match is over")
     assert seats[0].state["room"] == room.describe()
@@ -428,13 +433,7 @@ async def test_the_moves_a_stand_in_made_are_the_records_bot_moves_and_not_the_p
     room.detach(seats[2].conn)
     await room.standin(0, 2, "rules")
     state = room.state
-    while not state.match.finished:
-        if all(state.seats[s].played_by_bot for s in state.match.to_act()):
-            await settled(room, lambda: state.match.finished or not all(
-                state.seats[s].played_by_bot for s in state.match.to_act()),
-                "the stand-in played")
-        else:
-            await act(room, seats)
+    await play_to_the_end(room, seats)
     store = room.repository.store
     record = store.transact(lambda s: history.record(s, state.match_id))
     [deal] = record["deals"]

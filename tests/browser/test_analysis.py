@@ -280,18 +280,23 @@ CHART_WIDTHS = """() => [...document.querySelectorAll('.chart-box')].filter((b) 
 TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
-@pytest.mark.parametrize("lang", ["en", "ru"])
-def test_the_match_pages_charts_take_the_width_they_have(analysed_server, new_page, lang):
-    """The running totals and the analysis chart as wide as the page's panel on a desktop (at
-    700 and 640 they had used half of it), and on a phone still inside it, the analysis
-    chart's labels drawn again at a size to read when the page is narrowed (and widened)."""
-    live, match_id = analysed_server, analysed_server.match_id
+def analysed_now(live, match_id: int) -> None:
+    """Ask for the match's analysis (kept if done) and wait until it is done."""
     path = f"{live.http}/api/matches/{match_id}/analysis"
     httpx.post(path)
     deadline = time.monotonic() + 240
     while httpx.get(path, params={"result": "false"}).json()["status"] != "done":
         assert time.monotonic() < deadline
         time.sleep(0.2)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_match_pages_charts_take_the_width_they_have(analysed_server, new_page, lang):
+    """The running totals and the analysis chart as wide as the page's panel on a desktop (at
+    700 and 640 they had used half of it), and on a phone still inside it, the analysis
+    chart's labels drawn again at a size to read when the page is narrowed (and widened)."""
+    live, match_id = analysed_server, analysed_server.match_id
+    analysed_now(live, match_id)
     page = new_page(viewport={"width": 1280, "height": 800}, locale="ru-RU" if lang == "ru" else "en-GB")
     page.goto(f"{live.http}/lang/{lang}?next=/matches/{match_id}")
     page.get_by_test_id("analysis-row").first.wait_for()
@@ -341,12 +346,7 @@ def test_a_phone_folds_a_long_list_of_marked_moves(analysed_server, new_page):
     """On a phone a list of more than eight marked moves comes folded under its heading (29 had
     put the chart and the replay 6,000 pixels down); on a desktop, and when short, unfolded."""
     live, match_id = analysed_server, analysed_server.match_id
-    path = f"{live.http}/api/matches/{match_id}/analysis"
-    httpx.post(path)
-    deadline = time.monotonic() + 240
-    while httpx.get(path, params={"result": "false"}).json()["status"] != "done":
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
+    analysed_now(live, match_id)
 
     def marking(how_many: int):
         def fulfil(route):

@@ -288,17 +288,22 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
     healthy(page)
 
 
-def test_a_rematch_waits_for_everyone_at_the_table(live, new_page):
-    code = create_room(live, "black_maria", ["open", "open", "bot:rules"], {"target": 1})
-    anna, boris = new_page(), new_page(PHONE, locale="ru-RU", is_mobile=True, has_touch=True)
-    sit(anna, live, code, "Anna", 0)
-    sit(boris, live, code, "Boris", 1)
+def play_to_the_match_over(anna, boris) -> None:
+    """Anna and Boris (and a bot) play a Black Maria match to 1 to its end."""
     watch = Watch([anna, boris], 90, "a two-person match (target 1), played to its end")
     while not all(p.locator("[data-testid=match-over]").count() for p in (anna, boris)):
         watch()
         for page in (anna, boris):
             pass_or_play(page)
         anna.wait_for_timeout(20)
+
+
+def test_a_rematch_waits_for_everyone_at_the_table(live, new_page):
+    code = create_room(live, "black_maria", ["open", "open", "bot:rules"], {"target": 1})
+    anna, boris = new_page(), new_page(PHONE, locale="ru-RU", is_mobile=True, has_touch=True)
+    sit(anna, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    play_to_the_match_over(anna, boris)
     anna.click("[data-testid=rematch]")
     # Anna is told whom the rematch waits for; Boris keeps the result, and is told she asked
     anna.locator("[data-testid=ready-waiting]", has_text="You asked for a rematch. Waiting for Boris").wait_for()
@@ -321,12 +326,7 @@ def test_a_rematch_without_someone_who_left_waits_for_their_seat_to_be_taken(liv
     anna, boris = new_page(PHONE), new_page()
     sit(anna, live, code, "Anna", 0)
     sit(boris, live, code, "Boris", 1)
-    watch = Watch([anna, boris], 90, "a two-person match (target 1), played to its end")
-    while not all(p.locator("[data-testid=match-over]").count() for p in (anna, boris)):
-        watch()
-        for page in (anna, boris):
-            pass_or_play(page)
-        anna.wait_for_timeout(20)
+    play_to_the_match_over(anna, boris)
     anna.click("[data-testid=rematch]")
     boris.locator("[data-testid=ready-list]").wait_for()
     boris.close()
@@ -349,12 +349,7 @@ def test_leave_the_table_once_the_match_is_over(live, new_page):
     sit(anna, live, code, "Anna", 0)
     sit(boris, live, code, "Boris", 1)
     assert boris.locator("[data-testid=leave-table]").count() == 0  # (not while it is played)
-    watch = Watch([anna, boris], 90, "a two-person match (target 1), played to its end")
-    while not all(p.locator("[data-testid=match-over]").count() for p in (anna, boris)):
-        watch()
-        for page in (anna, boris):
-            pass_or_play(page)
-        anna.wait_for_timeout(20)
+    play_to_the_match_over(anna, boris)
     boris.get_by_role("button", name="Встать из-за стола").click()
     wait_state(boris, "s.you.seat === null")
     boris.wait_for_selector("[data-testid=take-seat-1]")  # (he may sit again)
