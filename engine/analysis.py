@@ -30,6 +30,7 @@ format of the result is documented in ``docs/analysis.md``; a result is JSON as 
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import statistics
@@ -141,22 +142,48 @@ def _deal(replayed: dict, number: int, simulations: int | None, seed: int,
     model = MODELS[game]
     simulations = simulations or DEFAULT_SIMULATIONS[game]
     entry = replayed["deals"][number]
-    results = []
+    steps, results = entry["steps"], []
     solvers: dict = {}
-    for step in entry["steps"]:
-        rng = random.Random(f"{seed}/{number}/{step['index']}")
-        results.append(decision(model, step["view"], step["moves"], step["action"], rng,
-                                simulations, solvers, index=step["index"]))
+    at = 0
+    while at < len(steps):
+        group = _together(steps, at)
+        first = steps[at]
+        rng = random.Random(f"{seed}/{number}/{first['index']}")
+        made = [s["action"] for s in group] if _gives(first) else first["action"]
+        result = decision(model, first["view"], first["moves"], made, rng, simulations,
+                          solvers, index=first["index"])
+        # (a bot's move for the player, the turn timer's or a stand-in's: not theirs to answer for)
+        if any(s["index"] in entry["by_bot"] for s in group) and not result.get("forced"):
+            result.update(by_bot=True, mark=None)
+        results.append(result)
         tick()
+        for step in group[1:]:
+            results.append({"index": step["index"], "seat": step["seat"],
+                            "kind": kind(game, step["action"]), "action": dict(step["action"]),
+                            "legal": len(expand_moves(step["moves"])), "with": first["index"]})
+            tick()
+        at += len(group)
     lost = [0.0] * replayed["seats"]
     for result in results:
-        # (a bot's move for the player, the turn timer's or a stand-in's: not theirs to answer for)
-        if result["index"] in entry["by_bot"] and not result.get("forced"):
-            result.update(by_bot=True, mark=None)
         if result.get("significant") and not result.get("by_bot"):
             lost[result["seat"]] += result["cost"]
     return {"deal": number, "dealer": entry["dealer"], "scores": entry["scores"],
             "over": entry["over"], "decisions": results, "lost": [round(x, 2) for x in lost]}
+
+
+def _gives(step: dict) -> bool:
+    return step["action"]["type"] == "give"
+
+
+def _together(steps: list[dict], at: int) -> list[dict]:
+    """The steps from ``at`` that are one decision: a Big Mariage declarer's gives, valued as
+    one set (each valued alone had been valued with the rules bot making the gives after it,
+    so that a poor set could be blamed on its one good card); otherwise ``at``'s alone."""
+    group = [steps[at]]
+    while _gives(group[0]) and at + len(group) < len(steps) \
+            and _gives(steps[at + len(group)]) and steps[at + len(group)]["seat"] == group[0]["seat"]:
+        group.append(steps[at + len(group)])
+    return group
 
 
 def _assemble(replayed: dict, deals: list[dict], simulations: int | None, seed: int) -> dict:
@@ -238,32 +265,40 @@ def _key(action: dict) -> tuple:
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in action.items()))
 
 
-def decision(model, view: dict, moves: dict, made: Action, rng: random.Random,
+def decision(model, view: dict, moves: dict, made: Action | list[Action], rng: random.Random,
              simulations: int, solvers: dict | None = None, index: int | None = None) -> dict:
     """The analysis of one decision: ``view`` and ``moves`` are the acting seat's before it
-    chose ``made`` (in normal form). ``solvers`` keeps Marjolet's end-phase solvers between
+    chose ``made`` (in normal form): an action, or the list of a Big Mariage declarer's gives,
+    valued as one set (kind ``gives``). ``solvers`` keeps Marjolet's end-phase solvers between
     the decisions of one deal. See docs/analysis.md for the fields."""
     game, seat = view["game"], view["seat"]
-    legal = expand_moves(moves)
-    result = {"index": index, "seat": seat, "kind": kind(game, made), "action": dict(made),
-              "legal": len(legal)}
-    if len(legal) == 1:
+    several = isinstance(made, list)
+    chosen = tuple(made) if several else (made,)
+    result = {"index": index, "seat": seat, "kind": "gives" if several else kind(game, made),
+              "action": _shown(chosen, several),
+              "legal": _sets(moves, len(chosen)) if several else len(expand_moves(moves))}
+    if result["legal"] == 1:
         result["forced"] = True
         return result
-    candidates = _candidates(model, view, moves, made)
     knowledge = model.knowledge(view)
     worlds = model.worlds(view, knowledge, rng)
+    if several:
+        candidates = _sets_of_gives(model, view, moves, chosen, next(worlds))
+    else:
+        candidates = [(action,) for action in _candidates(model, view, moves, made)]
     values = None
-    if certain(knowledge):
+    if not several and certain(knowledge):
         world = next(worlds)
-        values = _exact(model, world, seat, candidates, solvers if solvers is not None else {})
+        values = _exact(model, world, seat, [c for c, in candidates],
+                        solvers if solvers is not None else {})
     again = False
     if values is not None:
         samples = [1] * len(candidates)
         best = max(range(len(candidates)), key=lambda i: (values[i], -i))
         made_value, best_value, error = values[0], values[best], None
     else:
-        rescore = getattr(model, "rescorer", lambda view, moves: None)(view, moves)
+        rescore = None if several else \
+            getattr(model, "rescorer", lambda view, moves: None)(view, moves)
         outcomes = _measured(model, view, candidates, rng, worlds, simulations, rescore)
         values = [statistics.fmean(o.values()) for o in outcomes]
         samples = [len(o) for o in outcomes]
@@ -284,9 +319,9 @@ def decision(model, view: dict, moves: dict, made: Action, rng: random.Random,
     order = sorted(range(len(candidates)), key=lambda i: (-values[i], i))
     result.update({
         "exact": error is None,
-        "choices": [{"action": dict(candidates[i]), "value": round(values[i], 2),
+        "choices": [{"action": _shown(candidates[i], several), "value": round(values[i], 2),
                      "samples": samples[i]} for i in order],
-        "best": dict(candidates[best]),
+        "best": _shown(candidates[best], several),
         "measured_again": again,
         "best_value": round(best_value, 2),
         "value": round(made_value, 2),
@@ -296,6 +331,11 @@ def decision(model, view: dict, moves: dict, made: Action, rng: random.Random,
         "mark": mark(game, cost, error),
     })
     return result
+
+
+def _shown(choice: tuple, several: bool) -> dict | list[dict]:
+    """A choice as the result gives it: its action, or the list of its actions."""
+    return [dict(action) for action in choice] if several else dict(choice[0])
 
 
 def significant(cost: float, error: float | None) -> bool:
@@ -319,8 +359,8 @@ def mark(game: str, cost: float, error: float | None) -> str | None:
 
 def _candidates(model, view: dict, moves: dict, made: Action) -> list[Action]:
     """The choices evaluated, the one made first: every legal action, except where the strong
-    bot's model shortlists them (Black Maria's passes, Big Mariage's bids, gives and
-    contracts), where its shortlist, the rules bot's choice and the choice made."""
+    bot's model shortlists them (Black Maria's passes, Big Mariage's bids and contracts),
+    where its shortlist, the rules bot's choice and the choice made."""
     rules = model.parse(HEURISTIC_BOTS[view["game"]](view, moves, random.Random(0)))
     listed = model.candidates(view, moves, rules)
     result, seen = [made], {_key(made)}
@@ -331,7 +371,44 @@ def _candidates(model, view: dict, moves: dict, made: Action) -> list[Action]:
     return result
 
 
-def _measured(model, view: dict, candidates: list[Action], rng: random.Random, worlds,
+def _sets(moves: dict, size: int) -> int:
+    """How many sets of ``size`` gives, one card to each of as many seats, ``moves`` allows."""
+    return math.perm(len(moves["give"]["cards"]), size) * math.comb(len(moves["give"]["to"]), size)
+
+
+def _sets_of_gives(model, view: dict, moves: dict, made: tuple, world: Deal) -> list[tuple]:
+    """The sets of gives evaluated (too many to play out all: 1,320 for three), the set made
+    first: the set the rules bot would give; the set made with one card changed for another
+    that the strong bot's model would give (not a nine, eight or seven above the lowest of its
+    suit), its cards to the same seats; and its cards to the seats in another order."""
+    seat, rules = view["seat"], HEURISTIC_BOTS[view["game"]]
+    deal = world.copy()  # (the seat's own gives depend on nothing it has not seen)
+    theirs = []
+    for _ in made:
+        action = model.parse(rules(deal.view(seat), deal.moves(seat), random.Random(0)))
+        deal.apply(seat, action)
+        theirs.append(action)
+    worth = {a["card"] for a in model.candidates(view, moves, theirs[0])}
+    cards, to = [a["card"] for a in made], [a["to"] for a in made]
+
+    def gives(cards, to) -> tuple:
+        return tuple(model.parse({"type": "give", "card": c, "to": t}) for c, t in zip(cards, to))
+
+    sets = [made, tuple(theirs)]
+    for i in range(len(made)):
+        sets += [gives(cards[:i] + [card] + cards[i + 1:], to)
+                 for card in sorted(worth - set(cards))]
+    sets += [gives(cards, list(order)) for order in itertools.permutations(to)]
+    result, seen = [], set()
+    for choice in sets:
+        key = frozenset(map(_key, choice))
+        if key not in seen:
+            seen.add(key)
+            result.append(choice)
+    return result
+
+
+def _measured(model, view: dict, candidates: list[tuple], rng: random.Random, worlds,
               simulations: int, rescore) -> list[dict[int, float]]:
     """Each candidate's outcome in each of ``simulations`` fresh determinizations, by number
     (rescored from one play-out each when the model has a ``rescorer`` for the decision)."""
@@ -348,7 +425,7 @@ def _error(best: dict[int, float], made: dict[int, float]) -> float:
         if len(differences) > 1 else 0.0
 
 
-def _sampled(model, view: dict, candidates: list[Action], rng: random.Random, worlds,
+def _sampled(model, view: dict, candidates: list[tuple], rng: random.Random, worlds,
              simulations: int) -> list[dict[int, float]]:
     """Each candidate's outcome in each of ``simulations`` determinizations, by number: every
     candidate is played out in the same determinizations with the same random numbers."""
@@ -357,13 +434,19 @@ def _sampled(model, view: dict, candidates: list[Action], rng: random.Random, wo
     memory: dict = {}
     for number in range(max(2, simulations)):
         world, seed = next(worlds), rng.getrandbits(32)
-        for i, action in enumerate(candidates):
-            outcomes[i][number] = play_out(model, world, seat, action, options, seed, memory,
+        for i, choice in enumerate(candidates):
+            *before, last = choice
+            start = world
+            if before:  # (a set of gives: all but the last made, the last played out)
+                start = world.copy()
+                for action in before:
+                    start.apply(seat, action)
+            outcomes[i][number] = play_out(model, start, seat, last, options, seed, memory,
                                            time.perf_counter, None)
     return outcomes
 
 
-def _rescored(model, view: dict, candidates: list[Action], rng: random.Random, worlds,
+def _rescored(model, view: dict, candidates: list[tuple], rng: random.Random, worlds,
               simulations: int, rescore) -> list[dict[int, float]]:
     """As :func:`_sampled`, for a decision whose choices change only how the deal's end is
     scored (the model's ``rescorer``: Big Mariage's contract): each determinization is played
@@ -373,9 +456,9 @@ def _rescored(model, view: dict, candidates: list[Action], rng: random.Random, w
     memory: dict = {}
     for number in range(max(2, simulations)):
         deal = next(worlds).copy()
-        deal.apply(seat, candidates[0])
+        deal.apply(seat, candidates[0][0])
         model.play_out(deal, options, random.Random(rng.getrandbits(32)), memory)
-        for i, candidate in enumerate(candidates):
+        for i, (candidate,) in enumerate(candidates):
             outcomes[i][number] = rescore(deal, candidate, seat)
     return outcomes
 
@@ -497,12 +580,14 @@ class _Search:
 # -- summary ---------------------------------------------------------------------------------
 
 def _summary(deals: list[dict], seats: int) -> list[dict]:
-    """Per seat: decisions analysed (with a choice, made by its player, not a bot for them),
-    points lost (their significant costs) in all and per deal, marks."""
+    """Per seat: decisions analysed (with a choice, made by its player, not a bot for them; a
+    declarer's gives are one), points lost (their significant costs) in all and per deal,
+    marks."""
     result = []
     for seat in range(seats):
         mine = [d for deal in deals for d in deal["decisions"]
-                if d["seat"] == seat and not d.get("forced") and not d.get("by_bot")]
+                if d["seat"] == seat and not d.get("forced") and not d.get("by_bot")
+                and "with" not in d]
         lost = sum(d["cost"] for d in mine if d["significant"])
         result.append({
             "seat": seat,

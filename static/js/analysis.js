@@ -1,7 +1,7 @@
 // The match page's post-match analysis (docs/analysis.md): its progress, a summary per
 // player, the marked moves and a chart of where the points were lost (each taking the replay
 // to its move), and each replay step's mark.
-import { t, el, actionText, refusalText, sentence, spoken, LANG } from "./common.js";
+import { t, el, actionText, cardText, refusalText, sentence, spoken, LANG } from "./common.js";
 
 const MARKS = ["inaccuracy", "mistake", "blunder"];
 // (as chess writes them: a phone's summary heads its columns with these, the words under it)
@@ -143,9 +143,9 @@ function renderMarked(box, result, names, showMove) {
   const items = moves.map(({ deal, d }) => el("li", { "data-seat": String(d.seat) },
     el("button", { type: "button", class: "an-move mark-" + d.mark, "data-testid": "analysis-move", onclick: () => showMove(deal, d.index) },
       el("span", { class: "symbol", "aria-hidden": "true" }, SYMBOLS[d.mark]), " ",
-      el("b", {}, t("analysis.in_deal", { n: deal + 1 })), " ", ...actionText(d.seat, d.action, names), " — ",
+      el("b", {}, t("analysis.in_deal", { n: deal + 1 })), " ", ...choiceText(d.seat, d.action, names), " — ",
       t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: tenths(d.cost) }), " · ", t("analysis.better"), " ",
-      ...actionText(d.seat, d.best, names))));
+      ...betterText(d, names))));
   const whose = el("select", { id: "analysis-whose", "data-testid": "analysis-whose" },
     el("option", { value: "" }, t("analysis.everyone")), ...names.map((name, seat) => el("option", { value: String(seat) }, name)));
   const list = () => {
@@ -175,7 +175,7 @@ function chartWidth(box) {
 function renderChart(box, result, names, showMove, width) {
   const points = [];
   for (const deal of result.deals) {
-    for (const d of deal.decisions) if (!d.forced) points.push({ deal: deal.deal, d });
+    for (const d of deal.decisions) if (d.choices) points.push({ deal: deal.deal, d });
   }
   if (!points.length) { box.replaceChildren(); return; }
   const height = 160, pad = 24;
@@ -190,7 +190,7 @@ function renderChart(box, result, names, showMove, width) {
     }
     const dot = svg("circle", { cx: x(i), cy: y(p.d.cost), r: p.d.mark ? 4 : 2,
       fill: COLOURS[p.d.seat % COLOURS.length], class: p.d.mark ? "an-dot mark-" + p.d.mark : "an-dot" },
-    svg("title", {}, `${t("analysis.deal", { n: p.deal + 1 })} · ${spoken(actionText(p.d.seat, p.d.action, names))} · ${tenths(p.d.cost)}`));
+    svg("title", {}, `${t("analysis.deal", { n: p.deal + 1 })} · ${spoken(choiceText(p.d.seat, p.d.action, names))} · ${tenths(p.d.cost)}`));
     dot.addEventListener("click", () => showMove(p.deal, p.d.index));  // (the list above, for a keyboard)
     parts.push(dot);
   });
@@ -210,6 +210,27 @@ function renderChart(box, result, names, showMove, width) {
   legend.querySelectorAll(".an-key").forEach((k) => k.classList.add("seat-" + k.dataset.seat));
 }
 
+/** What a decision's choice (its ``action``, ``best``) did: an action, or a declarer's gives
+ * ("Anna gives 7♣ to Boris, 8♣ to Gleb, K♥ to Vera"). */
+function choiceText(seat, choice, names, passTo = null) {
+  if (!Array.isArray(choice)) return actionText(seat, choice, names, passTo);
+  const parts = [t("replay.gives", { name: names[seat] }), " "];
+  choice.forEach((g, i) => parts.push(i ? ", " : "", cardText(g.card, "object"), " ", t("replay.gives_to", { to: names[g.to] })));
+  return parts;
+}
+
+/** The better choice of decision ``d``; of a set of gives, only the gives that differ from
+ * those made ("8♠ to Vera, the others as given": the card that cost the points). */
+function betterText(d, names, passTo = null) {
+  if (!Array.isArray(d.best)) return actionText(d.seat, d.best, names, passTo);
+  const made = new Set(d.action.map((g) => g.card + g.to));
+  const other = d.best.filter((g) => !made.has(g.card + g.to));
+  if (other.length === d.best.length) return choiceText(d.seat, d.best, names);
+  const parts = [];
+  other.forEach((g, i) => parts.push(i ? ", " : "", cardText(g.card, "object"), " ", t("replay.gives_to", { to: names[g.to] })));
+  return [...parts, ", ", t("analysis.gives_rest")];
+}
+
 /** The mark line of replay frame ``i`` (``frames`` as /replay gives them), into ``line``. */
 export function showMark(line, result, frames, i, names) {
   line.replaceChildren();
@@ -219,7 +240,9 @@ export function showMark(line, result, frames, i, names) {
   const first = frames.findIndex((g) => g.deal === f.deal);
   const index = i - first - 1;
   const deal = result.deals[f.deal];
-  const d = deal && deal.decisions.find((x) => x.index === index);
+  let d = deal && deal.decisions.find((x) => x.index === index);
+  // (a declarer's later gives: the set's, valued as one at the first)
+  if (d && d.with !== undefined) d = deal.decisions.find((x) => x.index === d.with);
   if (!d || d.forced) return;
   if (d.by_bot) {
     line.append(t("analysis.says"), " ", t("analysis.by_bot"));
@@ -237,7 +260,7 @@ export function showMark(line, result, frames, i, names) {
   line.classList.add("mark-" + d.mark);
   // (the values in a part of their own, which a small phone leaves out: the line stays short)
   line.append(t("analysis.cost", { mark: t("analysis.mark." + d.mark), cost: tenths(d.cost) }),
-    " · ", t("analysis.better"), " ", ...actionText(d.seat, d.best, names, f.deal_view.pass_to),
+    " · ", t("analysis.better"), " ", ...betterText(d, names, f.deal_view.pass_to),
     el("span", { class: "detail" }, " · ", t("analysis.values", { best: tenths(d.best_value), made: tenths(d.value) }),
       d.exact ? ` · ${t("analysis.exact")}` : ""));
 }

@@ -125,7 +125,7 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     assert f"mark-{decision['mark']}" in mark.get_attribute("class")
     # a choice not marked says whose word it is ("The best choice" alone had hung over the felt)
     plain = [(deal["deal"], d) for deal in result["deals"] for d in deal["decisions"]
-             if not d.get("mark") and not d.get("forced")]
+             if not d.get("mark") and "choices" in d]
     plain_deal, choice = plain[0]
     step = next(i for i, f in enumerate(frames) if f["deal"] == plain_deal) + choice["index"] + 1
     page.locator("#rp-slider").evaluate(f"(s) => {{ s.value = {step}; s.dispatchEvent(new Event('input')); }}")
@@ -164,8 +164,8 @@ def test_the_match_page_asks_for_the_analysis_and_the_replay_shows_its_marks(
     # the chart says what its axes are: the points lost, up to the most; each deal along
     labels = section.locator("svg.an-chart text.an-label").all_text_contents()
     lost = {"en": "points lost", "ru": "потеряно очков"}[lang]
-    assert labels[0] == f"{round(max(d['cost'] for deal in result['deals'] for d in deal['decisions'] if not d.get('forced')))} · {lost}"
-    played = sorted({deal["deal"] for deal in result["deals"] if any(not d.get("forced") for d in deal["decisions"])})
+    assert labels[0] == f"{round(max(d['cost'] for deal in result['deals'] for d in deal['decisions'] if 'choices' in d))} · {lost}"
+    played = sorted({deal["deal"] for deal in result["deals"] if any("choices" in d for d in deal["decisions"])})
     assert labels[1:] == [{"en": "deal", "ru": "раздача"}[lang] + " 1"] + [str(n + 1) for n in played[1:]]
     # the axis's label over no dot (on a phone it had sat on the highest one)
     clear = section.evaluate("""(s) => { const label = s.querySelector('svg.an-chart text.an-label').getBoundingClientRect();
@@ -342,6 +342,30 @@ def test_an_unmarked_cost_says_whether_it_is_counted(analysed_server, new_page, 
     assert said == expected
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_declarers_gives_are_marked_as_one_set(analysed_server, new_page, lang):
+    """Big Mariage's three gives are one decision (docs/analysis.md): each give's step says the
+    set's mark, and the better set by the give that differs (a give valued alone had been
+    blamed for the others' loss)."""
+    live = analysed_server
+    page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
+    page.goto(f"{live.http}/lang/{lang}?next=/matches/{live.match_id}")
+    page.get_by_test_id("replay-where").wait_for()
+    said = page.evaluate("""async () => {
+      const { showMark } = await import('/static/js/analysis.js');
+      const gives = [{ type: "give", card: "7C", to: 1 }, { type: "give", card: "8C", to: 3 }, { type: "give", card: "KH", to: 2 }];
+      const frames = [{ deal: 0, action: null }, ...gives.map((action) => ({ deal: 0, action, seat: 0, deal_view: {} }))];
+      const set = { index: 0, seat: 0, kind: "gives", action: gives, best: [gives[0], gives[1], { type: "give", card: "8S", to: 2 }],
+                    choices: [], cost: 239.2, best_value: 129.5, value: -109.7, significant: true, mark: "blunder", exact: false };
+      const result = { deals: [{ decisions: [set, { index: 1, seat: 0, kind: "give", action: gives[1], with: 0 },
+                                                { index: 2, seat: 0, kind: "give", action: gives[2], with: 0 }] }] };
+      const line = document.createElement('p');
+      return [1, 2, 3].map((i) => { showMark(line, result, frames, i, ["Anna", "Boris", "Vera", "Gleb"]); return line.textContent; }); }""")
+    expected = {"en": "Blunder: 239.2 points lost · better: 8♠ to Vera, the others as given · value 129.5 against −109.7 for the choice made",
+                "ru": "Грубая ошибка — потеряно очков: 239,2 · лучше: 8♠ игроку Vera, остальные — как были · ценность 129,5 против −109,7 у сделанного выбора"}[lang]
+    assert said == [expected] * 3
+
+
 def test_a_phone_folds_a_long_list_of_marked_moves(analysed_server, new_page):
     """On a phone a list of more than eight marked moves comes folded under its heading (29 had
     put the chart and the replay 6,000 pixels down); on a desktop, and when short, unfolded."""
@@ -352,7 +376,7 @@ def test_a_phone_folds_a_long_list_of_marked_moves(analysed_server, new_page):
         def fulfil(route):
             found = route.fetch().json()
             chosen = [d for deal in found["result"]["deals"] for d in deal["decisions"]
-                      if not d.get("forced")][:how_many]
+                      if "choices" in d][:how_many]
             for d in found["result"]["deals"][0]["decisions"]:
                 d["mark"] = None
             for d in chosen:
