@@ -156,9 +156,10 @@ function draw() {
   };
   const lastTrick = felt.deal && felt.deal.last_trick;
   const resultAppears = resultDue() && resultNew();
-  // released when the result appears (pressed, it would hide it) and when there is no last
-  // trick to show (a new deal)
-  if (resultAppears || !lastTrick) pressLast(false);
+  // released when the result appears (pressed, it would hide it), when there is no last
+  // trick to show (a new deal) and when a card is played (it had hidden the trick in play,
+  // one's own turn come, for as long as one did not think to press it again)
+  if (resultAppears || !lastTrick || tricksSeen(felt.deal) !== table.lastPressedAt) pressLast(false);
   drawClocks(true);
   // for CSS: no room for a trick while there is none; two players leave the sides empty
   Object.assign($("felt").dataset, { phase: felt.deal ? felt.deal.phase : "", seats: String(felt.nSeats) });
@@ -322,7 +323,13 @@ listenToSettings();
 
 function pressLast(on) {
   table.showLast = on;
+  table.lastPressedAt = on ? tricksSeen(table.state.match.deal) : null;
   $("toggle-last").setAttribute("aria-pressed", String(on));
+}
+
+/** The cards of the deal's trick in play and its last trick: what "Last trick" was pressed over. */
+function tricksSeen(deal) {
+  return deal ? JSON.stringify([deal.trick, deal.last_trick]) : null;
 }
 
 $("toggle-last").addEventListener("click", () => {
@@ -408,6 +415,7 @@ $("skip-link").addEventListener("click", (ev) => {
 document.addEventListener("keydown", (ev) => {
   if (ev.target.matches("input, textarea")) return;
   if (ev.key === "Escape" && app.dataset.panel) showPanel(app.dataset.panel);
+  if (ev.key === "Escape" && table.showLast) { pressLast(false); draw(); }
   if (!keysOn() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === "l" || ev.key === "L") $("toggle-last").click();
   if (ev.key !== "s" && ev.key !== "S") return;

@@ -288,6 +288,38 @@ def test_open_seat_to_a_bot_then_rematch_same_seats(live, new_page):
     healthy(page)
 
 
+def test_the_last_trick_gives_way_to_the_trick_in_play(live, new_page):
+    """"Last trick" shows the trick before until a card is played or Esc is pressed: it had
+    stayed, hiding the trick in play through one's own turn, until pressed again."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    watch = Watch([page], 60, "Anna's turn to play with a trick taken before")
+    while not (my_turn(page) and page.locator("#toggle-last:not([disabled])").count()
+               and "play" in (state(page)["match"].get("moves") or {})):
+        watch()
+        if not pass_or_play(page):
+            page.wait_for_timeout(30)
+    button = page.locator("#toggle-last")
+    deal = state(page)["match"]["deal"]
+    shown = lambda: page.locator("#trick .card").evaluate_all("cs => cs.map((c) => c.dataset.card)")
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true"
+    assert shown() == [card for _, card in deal["last_trick"]["cards"]]
+    page.keyboard.press("Escape")
+    assert button.get_attribute("aria-pressed") == "false"
+    assert shown() == [card for _, card in deal["trick"]]
+    button.click()
+    play_first_legal(page)
+    wait_state(page, "JSON.stringify([s.match.deal.trick, s.match.deal.last_trick]) !== "
+               + repr(page.evaluate("(d) => JSON.stringify([d.trick, d.last_trick])", deal)))
+    assert button.get_attribute("aria-pressed") == "false"
+    # the trick in play on the felt, whatever the bots played after the card
+    page.wait_for_function("""() => JSON.stringify([...document.querySelectorAll('#trick .card')]
+        .map((c) => c.dataset.card)) === JSON.stringify(window.cardroomTable.state.match.deal.trick.map(([, c]) => c))""")
+    healthy(page)
+
+
 def play_to_the_match_over(anna, boris) -> None:
     """Anna and Boris (and a bot) play a Black Maria match to 1 to its end."""
     watch = Watch([anna, boris], 90, "a two-person match (target 1), played to its end")

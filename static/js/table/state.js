@@ -25,6 +25,7 @@ export const table = {
   holding: null, // {trick, timer} while a finished trick stays in the middle
   tricks: null, // {deal, won} of the STATE on the screen: a trick closed when `won` grows
   showLast: false, // the last-trick button is pressed
+  lastPressedAt: null, // over which tricks (table.js: released once a card is played)
   chosen: noChoices(), // what the person chose in this deal and has not sent yet
   dealKey: null, // "match id:deal count" of the deal `chosen` belongs to
   inFlight: null, // the id of the action sent and not answered yet: it is not sent twice
