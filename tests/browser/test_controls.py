@@ -558,6 +558,27 @@ def test_refusals_are_translated_in_russian(live, new_page):
 
 # -- keyboard and screen readers -----------------------------------------------------------------
 
+def test_seating_bots_by_keyboard_keeps_the_focus_on_the_next_seats_bots(live, new_page):
+    """A free seat handed to a bot by keyboard: the focus goes on to the same bot for the next
+    free seat, then, the table full, to what the deal asks (it had fallen to the page's body,
+    seat after seat)."""
+    code = create_room(live, "big_mariage", ["open"] * 4)
+    page = new_page()
+    sit(page, live, code, "Anna", 0)
+    page.click("[data-testid=standin-free-open]")
+    page.focus("[data-testid=standin-1-rules]")
+    for seat in (1, 2):
+        page.keyboard.press("Enter")
+        wait_state(page, f"s.room.seats[{seat}].bot === 'rules'")
+        page.wait_for_function(f"document.activeElement.dataset.testid === 'standin-{seat + 1}-rules'")
+    page.keyboard.press("Enter")
+    wait_state(page, "s.match && s.match.deal")
+    # the last seat taken, the deal asks for a bid or waits: the focus in the table's controls
+    # or the hand, never on the page's body
+    page.wait_for_function("document.activeElement.closest('#actions, #hand') !== null")
+    assert not page.errors
+
+
 RU_CARD = re.compile(r"^(туз|король|дама|валет|десятка|девятка|восьмёрка|семёрка|шестёрка|"
                      r"пятёрка|четвёрка|тройка|двойка) (пик|червей|бубён|треф)")
 

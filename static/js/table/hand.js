@@ -215,7 +215,14 @@ function samePlace(place) {
   }
   // (Marjolet's declarations share a test id: the one at its place, else the one before)
   const same = document.querySelectorAll(`#${place.area} [data-testid="${place.testid}"]:not(:disabled)`);
-  return same[Math.min(place.index, same.length - 1)] || null;
+  const found = same[Math.min(place.index, same.length - 1)];
+  if (found || !place.testid.startsWith("standin-")) return found || null;
+  // a seat handed to a bot: the same bot for the next seat offered one, else what comes next
+  // (it had fallen to the page's body, seat after seat)
+  const bot = place.testid.split("-").pop();
+  // (none yet, the last seat taken: the lost focus goes to the deal's first move once dealt)
+  return document.querySelector(`#actions .standin-box [data-testid$="-${bot}"]`) || nextControl()
+    || document.querySelector("#actions :is(button, summary)");
 }
 
 /** A turn begins with the focus on a card it cannot move: on to the nearest card it can play, or,
