@@ -40,13 +40,20 @@ function seatExtras(m, s) {
     const marriages = d.marriages.filter((x) => x.seat === s);
     // (a space between the chips, where a narrow seat may wrap the line; a phone held sideways
     // says the suit and the points alone: "♠ 40")
-    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), ...marriages.flatMap((x) => [" ", el("span", { class: "cardtext" + ("HD".includes(x.suit) ? " red" : "") },
+    // (each named for a screen reader: "K♥Q♥ 100" had been read as letters and symbols)
+    if (marriages.length) out.push(el("span", { class: "note marriages" }, t("bm.marriages"), ...marriages.flatMap((x) => [" ", el("span", {
+      class: "cardtext" + ("HD".includes(x.suit) ? " red" : ""), role: "img", "aria-label": marriageName(x) },
       el("span", { class: "long" }, `${rankLabel("K")}${SUIT_SYMBOL[x.suit]}${rankLabel("Q")}${SUIT_SYMBOL[x.suit]} ${x.points}`),
       el("span", { class: "short" }, `${SUIT_SYMBOL[x.suit]}\u00a0${x.points}`))])));
   }
   if (d.tricks_won) out.push(el("span", { class: "note tricks" }, t("seat.tricks", { n: d.tricks_won[s] })));
   if (!m.teams && d.scores) out.push(el("span", { class: "note pts" }, t(m.game === "black_maria" ? "seat.penalty" : "seat.points", { n: d.scores[s] })));
   return out;
+}
+
+/** A marriage of the deal's ``marriages`` by name: "marriage in hearts, 100". */
+export function marriageName(marriage) {
+  return `${t("combo.marriage", { suit: t("suit_of." + marriage.suit) })}, ${marriage.points}`;
 }
 
 function seatCards(m, s, pos) {

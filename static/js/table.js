@@ -3,7 +3,7 @@
 // controls. Everything shown comes from the server's STATE (docs/protocol.md); each game's
 // controls are in table/panels/.
 import { t, tWho, fitNames, listText, tParts, el, cardText, cardsText, cardName, errorText, refusalText, actionText, spoken, teamLetter, shareInvite } from "./common.js";
-import { renderSeats, renderInfo, renderTrick } from "./render.js";
+import { renderSeats, renderInfo, renderTrick, marriageName } from "./render.js";
 import { renderSheet } from "./sheet.js";
 import { table, saveSeat, seatNames, teamsOf, stateQueue } from "./table/state.js";
 import { follower } from "./table/sync.js";
@@ -67,7 +67,7 @@ function onMessage(msg, hello) {
       if (msg.event && table.state) {
         announceEvent(msg.event, table.state);
         tellTimerPlayed(msg.event);
-        if (state && before) tellDrawn(msg.event, before, state);
+        if (state && before) { tellDrawn(msg.event, before, state); tellMarriages(msg.event, before, state); }
       }
       if (state) receive(state, false);
       else if (unmark) draw();
@@ -117,6 +117,20 @@ function tellDrawn(ev, before, after) {
   if (ev.kind !== "action" || ev.action.type !== "draw" || me === null) return;
   const had = new Set(hands(before)), drawn = hands(after).filter((card) => !had.has(card));
   if (drawn.length) announce(spoken([t("announce.you_drew"), " ", cardsText(drawn, "object")]) + ".");
+}
+
+// Big Mariage: the marriages declared once the contract is fixed (or none), and a marriage that
+// scores as it calls trumps, are said: a screen reader had heard none of them, shown on the
+// seats alone.
+function tellMarriages(ev, before, after) {
+  const deal = after.match && after.match.deal, had = before.match && before.match.deal;
+  if (ev.kind !== "action" || !deal || !had || !deal.marriages || !had.marriages) return;
+  const names = seatNames(after);
+  const declared = deal.marriages.slice(had.marriages.length);
+  if (declared.length) {
+    const list = declared.map((m) => `${names[m.seat]} — ${marriageName(m)}`).join("; ");
+    announce(t("announce.marriages", { n: declared.length, list }));
+  } else if (ev.action.type === "contract" && deal.variant === "declared") announce(t("announce.no_marriages"));
 }
 
 // The turn timer ran out and the rules bot moved for someone (docs/protocol.md `timer`): told

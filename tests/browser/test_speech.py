@@ -184,6 +184,16 @@ def test_big_mariage_the_others_bids_are_said(live, new_page):
     # the card given her is said as it comes, by its event (it had been said again at every trick)
     text = said(page)
     assert len(re.findall(r"gives to Anna \w", text)) >= 1 and "gave you" not in text, text
+    # the marriages declared once the contract was fixed are said, or that there are none (they
+    # had been shown on the seats alone, as "K♥Q♥ 100")
+    names, suits = ["Anna", "Bot 2", "Bot 3", "Bot 4"], {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    declared = state(page)["match"]["deal"]["marriages"]
+    for m in declared:
+        assert f"{names[m['seat']]} — marriage in {suits[m['suit']]}, {m['points']}" in text, text
+    assert ("Marriage declared: " in text or "Marriages declared: " in text) if declared \
+        else "No marriages declared." in text, text
+    if declared:  # and read so on the seat
+        assert page.locator(".seat .marriages [role=img]").first.get_attribute("aria-label").startswith("marriage in ")
     healthy(page)
 
 
