@@ -364,7 +364,7 @@ function tellLastTrick() {
 
 // The score sheet and the chat: beside the table on a wide screen; on a phone, one of them at a
 // time over the table, opened and closed by its tab in the bottom bar.
-function showPanel(name) {
+function showPanel(name, byKeyboard = false) {
   const was = app.dataset.panel;
   const open = was === name ? "" : name;
   app.dataset.panel = open;
@@ -374,7 +374,7 @@ function showPanel(name) {
   // for 4 s, it had hidden its words)
   if (open === "chat") { chatSeen(); dismissHint("chat"); }
   if (open === "sheet") sheetToItsEnd();
-  coverTable(was);
+  coverTable(was, byKeyboard);
 }
 
 // (cardroom.css's query for the panels over the table)
@@ -383,11 +383,13 @@ const PANELS_OVER = matchMedia("(max-width: 900px), (max-height: 500px) and (ori
 // Tab had gone on into the hidden hand, and Enter chosen a card nobody saw.
 const COVERED = ".topbar, .tablebar > :not(.tools), #join-panel, .table-layout > :not(.side)";
 let uncovered = null;  // what had the focus when a panel came over it: it has it back after
-function coverTable(closed = "") {
+function coverTable(closed = "", byKeyboard = false) {
   const covered = Boolean(app.dataset.panel) && PANELS_OVER.matches;
   const active = document.activeElement;
   for (const part of document.querySelectorAll(COVERED)) part.inert = covered;
-  if (covered && active.closest(COVERED)) {
+  // (opened by its tab from a keyboard, the focus goes into it too: a line typed had gone
+  // nowhere; not by a tap, which would bring up a phone's keyboard over the chat to read)
+  if (covered && (active.closest(COVERED) || (byKeyboard && active.id === "toggle-" + app.dataset.panel))) {
     uncovered = active;
     $(app.dataset.panel === "chat" && !$("chat-form").hidden ? "chat-input" : "sheet").focus();
   } else if (!covered && PANELS_OVER.matches && (active === document.body || active.closest(".side"))) {
@@ -399,8 +401,9 @@ function coverTable(closed = "") {
 }
 PANELS_OVER.addEventListener("change", () => coverTable());
 $("back-to-play").addEventListener("click", () => { showPanel(app.dataset.panel); focusNext(); });
-$("toggle-sheet").addEventListener("click", () => showPanel("sheet"));
-$("toggle-chat").addEventListener("click", () => showPanel("chat"));
+// (a click with no pointer's count is a keyboard's Enter or Space)
+$("toggle-sheet").addEventListener("click", (ev) => showPanel("sheet", ev.detail === 0));
+$("toggle-chat").addEventListener("click", (ev) => showPanel("chat", ev.detail === 0));
 
 $("copy-invite").addEventListener("click", async () => {
   const link = app.dataset.invite || location.origin + "/r/" + table.code;
@@ -427,8 +430,9 @@ $("skip-link").addEventListener("click", (ev) => {
 });
 
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.matches("input, textarea")) return;
+  // (from the chat's line too: Esc had closed a phone's chat only once the focus was out of it)
   if (ev.key === "Escape" && app.dataset.panel) showPanel(app.dataset.panel);
+  if (ev.target.matches("input, textarea")) return;
   if (ev.key === "Escape" && table.showLast) { pressLast(false); draw(); }
   if (!keysOn() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === "l" || ev.key === "L") $("toggle-last").click();

@@ -712,6 +712,37 @@ def test_the_menu_opens_over_an_open_chat_or_score_sheet_on_a_phone(live, new_pa
     healthy(page)
 
 
+def test_a_phones_chat_and_menu_by_keyboard_take_and_give_back_the_focus(live, new_page):
+    """A phone with a keyboard (a tablet's, a screen reader's): the chat opened from its tab
+    takes the focus into its line, and Esc there closes it (a line typed had gone nowhere, and
+    Esc had closed it only from outside its line); Esc on ⚙ closes its menu. A tap on the tab
+    opens the chat without the line's focus (a phone's keyboard would cover it)."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page({"width": 390, "height": 844})
+    sit(page, live, code, "Anna", 0)
+    active = lambda: page.evaluate("document.activeElement.id")
+    page.focus("#toggle-chat")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.getElementById('table-app').dataset.panel") == "chat"
+    assert active() == "chat-input"
+    page.keyboard.type("hello")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#chat-lines >> text=hello")
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.getElementById('table-app').dataset.panel") == ""
+    assert active() == "toggle-chat"
+    page.click("#toggle-chat")
+    assert page.evaluate("document.getElementById('table-app').dataset.panel") == "chat"
+    assert active() != "chat-input"
+    page.click("#toggle-chat")
+    page.focus("#menu-button")
+    page.keyboard.press("Enter")
+    assert page.locator("#table-menu").is_visible()
+    page.keyboard.press("Escape")
+    assert page.locator("#table-menu").is_hidden() and active() == "menu-button"
+    healthy(page)
+
+
 def test_the_table_bar_of_a_russian_phone_keeps_the_seconds_left_in_sight(live, new_page):
     """The table's name and the connection on one line, the turn timer on the next: a long name
     is cut short before the seconds left, which stay whole, by whole letters with no blank

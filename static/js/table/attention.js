@@ -67,7 +67,8 @@ export function listenToSettings() {
   const open = (on) => { menu.hidden = !on; button.setAttribute("aria-expanded", String(on)); };
   button.addEventListener("click", () => open(menu.hidden));
   document.addEventListener("click", (ev) => { if (!menu.hidden && !ev.target.closest(".menu")) open(false); });
-  menu.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { open(false); button.focus(); } });
+  // (Esc on the ⚙ button itself too: it had closed the menu only from inside it)
+  button.parentNode.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && !menu.hidden) { open(false); button.focus(); } });
   button.parentNode.addEventListener("focusout", (ev) => { if (ev.relatedTarget && !button.parentNode.contains(ev.relatedTarget)) open(false); });
   sound.checked = soundOn();
   alerts.checked = notifyOn();
