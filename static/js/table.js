@@ -129,7 +129,8 @@ function tellMarriages(ev, before, after) {
   const declared = deal.marriages.slice(had.marriages.length);
   if (declared.length) {
     const list = declared.map((m) => `${names[m.seat]} — ${marriageName(m)}`).join("; ");
-    announce(t("announce.marriages", { n: declared.length, list }));
+    // (one to four: a deal has four suits)
+    announce(t(declared.length === 1 ? "announce.marriage" : "announce.marriages", { list }));
   } else if (ev.action.type === "contract" && deal.variant === "declared") announce(t("announce.no_marriages"));
 }
 

@@ -1282,6 +1282,45 @@ def test_a_seats_marriages_at_the_table_are_their_suits_and_points_on_a_small_ph
     healthy(page)
 
 
+def test_big_mariage_marks_the_declarers_marriages_as_it_gives_and_the_card_given_through_the_first_trick(live, new_page):
+    """The declarer's kings and queens of a marriage are marked ♛ while it gives (a king given
+    away had broken a marriage, unmarked), with the kitty's star too where a card has both; the
+    card given one keeps its star through the first trick, which a small phone says by it alone
+    (its line left out for room)."""
+    code = create_room(live, "big_mariage", ["open"] * 4)
+    page = new_page({"width": 360, "height": 640}, **TOUCH)
+    page.goto(f"{live.http}/r/{code}")
+    page.wait_for_selector(".seat")
+    drawn = page.evaluate("""async () => {
+      const { table } = await import('/static/js/table/state.js');
+      const { drawHand } = await import('/static/js/table/hand.js');
+      const { cardMarks } = await import('/static/js/table/panels/big_mariage.js');
+      const hand = ["KH", "QH", "AH", "KC", "QC", "9C", "AS", "TS", "7D", "8S", "9D"];
+      const draw = (seat, deal, moves) => {
+        table.state = { ...table.state, you: { ...table.state.you, seat }, match: { ...table.state.match, deal } };
+        drawHand({ moves, cardMarks, act: () => {}, redraw: () => {} });
+        return Object.fromEntries([...document.querySelectorAll('#hand .card')].map((c) => [c.dataset.card,
+          [c.className.split(' ').filter((n) => ['kitty', 'received', 'marriage'].includes(n)).sort().join(' '),
+           c.getAttribute('aria-label'), getComputedStyle(c, '::before').content]]));
+      };
+      const giving = draw(0, { phase: "kitty", declarer: 0, kitty: ["KC", "9C", "7D", "8S"], gives: [], tricks_won: [0, 0, 0, 0],
+        hands: [hand, null, null, null], marriages_held: [{ suit: "H", points: 100 }, { suit: "C", points: 60 }] },
+        { give: { cards: hand, to: [1, 2, 3] } });
+      const received = ["7C", "AD", "KD", "QS", "JS", "9S", "8D", "7H"];
+      const deal = (tricks) => ({ phase: "play", declarer: 0, kitty: null, gives: [{ to: 1, card: null }, { to: 2, card: "7C" }, { to: 3, card: null }],
+        tricks_won: tricks, hands: [null, null, received, null], trick: [] });
+      return { giving, first: draw(2, deal([0, 0, 0, 0]), {}), later: draw(2, deal([1, 0, 0, 0]), {}) }; }""")
+    giving = drawn["giving"]
+    assert giving["KH"][:2] == ["marriage", "king of hearts, of a marriage (100)"], giving["KH"]
+    assert giving["KH"][2] == '"♛"' and giving["QC"][0] == "marriage"
+    assert giving["KC"][0] == "kitty marriage" and giving["KC"][1].endswith("from the kitty, of a marriage (60)"), giving["KC"]
+    assert giving["9C"][0] == "kitty" and giving["AH"][0] == "" and giving["AH"][2] == "none"
+    shot(page, "bm-marriages-marked-while-giving-360")
+    assert drawn["first"]["7C"][0] == "received" and drawn["first"]["7C"][1].endswith("received")
+    assert drawn["later"]["7C"][0] == ""
+    healthy(page)
+
+
 @pytest.mark.parametrize("game, seats", [("big_mariage", 4), ("black_maria", 3)])
 def test_the_led_mark_lies_on_no_other_card_of_the_trick(live, new_page, game, seats):
     """Whichever seat led, its "led" mark lies over no other card of the trick, at the table and

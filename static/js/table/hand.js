@@ -8,7 +8,8 @@ import { cardsSending } from "./inflight.js";
 
 let lastFocused = null;  // the card of the hand the focus was last on (its Tab stop)
 
-/** Draws #hand; `cardMarks(deal, me)`: the game's marks, card -> {className, label}. */
+/** Draws #hand; `cardMarks(deal, me)`: the game's marks, card -> {className (one or more),
+ * label, title (else "★ " and the label)}. */
 export function drawHand({ moves, cardMarks, act, redraw }) {
   const box = document.getElementById("hand");
   box.replaceChildren();
@@ -73,9 +74,9 @@ function cardButton(card, { moves, playable, choosable, callers, marks, sending,
   if (choosable.size || callers.has(card)) button.setAttribute("aria-pressed", String(isChosen));
   const mark = marks.get(card);
   if (mark) {
-    button.classList.add(mark.className);
+    button.classList.add(...mark.className.split(" "));
     // (said, and shown on pointing at it: the star had said nothing of what it meant)
-    if (mark.label) { words.push(mark.label); button.title = "★ " + mark.label; }
+    if (mark.label) { words.push(mark.label); button.title = mark.title || "★ " + mark.label; }
   }
   button.setAttribute("aria-label", words.join(", "));
   if (callers.has(card)) {

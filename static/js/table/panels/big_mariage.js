@@ -6,14 +6,27 @@ import { table, relationOf, firstDeal } from "../state.js";
 import { announce } from "../notices.js";
 
 export function cardMarks(deal, me) {
-  const kittyMarks = (deal.kitty || []).map((card) => [card, { className: "kitty", label: t("card.kitty_mark") }]);
+  const marks = new Map();
+  // (a card may have two: a king of the kitty that makes a marriage)
+  const mark = (card, className, sign, label) => {
+    const had = marks.get(card);
+    marks.set(card, had ? { className: `${had.className} ${className}`, label: `${had.label}, ${label}`, title: `${had.title} · ${sign} ${label}` }
+      : { className, label, title: `${sign} ${label}` });
+  };
   // the declarer knows the kitty all deal (the rules' convention): its cards stay marked
-  if (deal.phase === "play" || deal.phase === "over") return new Map(me === deal.declarer ? kittyMarks : []);
-  const got = (deal.gives || []).filter((g) => g.card && g.to === me).map((g) => g.card);  // (from the declarer)
-  return new Map([
-    ...kittyMarks,
-    ...got.map((card) => [card, { className: "received", label: t("card.received_mark") }]),
-  ]);
+  if (me === deal.declarer) for (const card of deal.kitty || []) mark(card, "kitty", "★", t("card.kitty_mark"));
+  // the card given one (from the declarer), through the first trick: a short phone says it by
+  // this mark alone (its line about it left out for room)
+  const firstTrick = deal.phase === "play" && deal.tricks_won.every((n) => n === 0);
+  if (deal.phase === "kitty" || deal.phase === "contract" || firstTrick) {
+    for (const g of deal.gives || []) if (g.card && g.to === me) mark(g.card, "received", "★", t("card.received_mark"));
+  }
+  // the declarer's marriages while it gives (a king given away had broken one, unmarked) and
+  // fixes the contract
+  for (const m of deal.marriages_held || []) {
+    for (const card of ["K" + m.suit, "Q" + m.suit]) mark(card, "marriage", "♛", t("card.marriage_mark", { points: m.points }));
+  }
+  return marks;
 }
 
 // A value among `values` (the legal bids or contracts, in fives), typed or moved by −5, +5 and
