@@ -920,6 +920,31 @@ SEATS_IN_SIGHT = """() => { const bar = document.querySelector('.tablebar').getB
     .map((n) => n.textContent); }"""
 
 
+def test_a_small_phone_says_who_is_away_and_who_plays_for_them_by_the_seats_badges(live, new_page):
+    """360 by 640: someone away, then a bot playing for them, is shown by their seat's badges
+    and read, not written under "Your turn" (two lines of it had put the partner's seat under
+    the table's bar for as long as the stand-in played)."""
+    code = create_room(live, "big_mariage", ["open", "open", "bot:rules", "bot:rules"])
+    page, boris = new_page({"width": 360, "height": 640}, locale="ru-RU", **TOUCH), new_page()
+    sit(page, live, code, "Анна", 0)
+    sit(boris, live, code, "Борис", 1)
+    boris.goto("about:blank")
+    page.wait_for_selector("[data-testid=presence-1].off")
+    page.evaluate("window.cardroomTable.send({ type: 'standin', seat: 1, bot: 'rules' })")
+    page.wait_for_selector("[data-testid=standin-note-1]", state="attached")
+    watch = Watch([page], 90, "Anna's turn with a trick on the table, a bot playing for Boris")
+    while not (my_turn(page) and page.locator("#trick .card").count() and phase(page) == "play"):
+        watch()
+        if not play_on(page):
+            page.wait_for_timeout(30)
+    note = page.locator("[data-testid=standin-note-1]")
+    assert "Борис" in note.text_content() and note.bounding_box()["height"] <= 1  # (read)
+    assert page.locator("[data-testid=standin-badge-1]").is_visible()
+    assert page.evaluate("() => Math.round(document.getElementById('actions').offsetHeight / 40)") <= 2
+    assert page.evaluate(TOP_SEAT_IN_SIGHT), "the partner's seat under the table's bar"
+    healthy(page)
+
+
 @pytest.mark.parametrize("game, seats, said", [
     ("black_maria", ["open", "bot:rules", "bot:rules"], "Д♠ — 13"),
     ("big_mariage", ["open"] + ["bot:rules"] * 3, "очки карт (всего 120)")])

@@ -126,7 +126,7 @@ function drawStandins(state, line, send, redraw, mine, freeOnly = false) {
     // (a phone's blip is not leaving: the offer comes once they have been away a while)
     const wait = away ? GRACE_MS - (performance.now() - (table.awaySince[s] ?? -Infinity)) : 0;
     if (wait > 0) {
-      line(el("span", { class: "note", "data-testid": "away-note-" + s }, t("standin.just_gone", { name })));
+      line(el("span", { class: "note away-note", "data-testid": "away-note-" + s }, t("standin.just_gone", { name })));
       soonest = Math.min(soonest, wait);
       continue;
     }
