@@ -349,6 +349,26 @@ def given_and_played(page) -> bool:
         and len(deal.get("played") or []) >= 16
 
 
+def test_a_trick_won_then_ones_lead_says_your_turn(live, new_page):
+    """A trick one wins and leads after, a turn that follows one's own card at once: "Your turn"
+    is said after the trick's winner, as every other turn (it had been said only when what the
+    turn asked changed)."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page()
+    page.add_init_script(SAID_LOG)
+    sit(page, live, code, "Anna", 0)
+    watch = Watch([page], 90, "a trick Anna wins, then her lead")
+    while not ((state(page)["match"]["deal"] or {}).get("last_trick") or {}).get("winner") == 0 \
+            or not my_turn(page) or state(page)["match"]["deal"]["trick"]:
+        watch()
+        page.evaluate("window.said = []")
+        if not pass_or_play(page, last=False):
+            page.wait_for_timeout(30)
+    page.wait_for_function("window.said.join(' ').includes('You take the trick')")
+    page.wait_for_function("window.said.join(' ').split('You take the trick')[1].includes('Your turn')")
+    healthy(page)
+
+
 def test_the_last_trick_shown_is_said(live, new_page):
     """L (or its button) shows the last trick on the felt and says it: who played which card,
     who took it (it had said nothing, the focus staying in the hand)."""

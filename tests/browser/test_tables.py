@@ -543,6 +543,8 @@ def test_big_mariage_bidding_kitty_gives_contract_and_trump_call(paused, new_pag
                 callable_ = p.locator(".hand-row .card[data-call]")
                 if callable_.count():
                     suit = callable_.first.get_attribute("data-card")[1]
+                    # (said, not only in its title: a screen reader had not heard it)
+                    assert callable_.first.get_attribute("aria-label").endswith(", can call trumps")
                     if try_click(callable_.first) and act(p, p.locator("[data-testid=call-trumps]")):
                         assert state(p)["match"]["deal"]["trump"] == suit
                         for q in pages:  # every table shows the trumps called

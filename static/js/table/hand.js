@@ -78,12 +78,13 @@ function cardButton(card, { moves, playable, choosable, callers, marks, sending,
     // (said, and shown on pointing at it: the star had said nothing of what it meant)
     if (mark.label) { words.push(mark.label); button.title = mark.title || "★ " + mark.label; }
   }
-  button.setAttribute("aria-label", words.join(", "));
   if (callers.has(card)) {
+    words.push(t("card.can_call_mark"));  // (in its title alone, a screen reader had not heard it)
     button.classList.add("can-call");
     button.dataset.call = "1";
     button.title = [button.title, t("bm.can_call")].filter(Boolean).join(" · ");
   }
+  button.setAttribute("aria-label", words.join(", "));
   button.addEventListener("click", () => {
     if (!releaseHold()) return choose(card);
     // (the hand drawn again with the turn's moves: the same card's new button takes the click)
