@@ -188,6 +188,17 @@ export function actionText(seat, action, names, passTo = null) {
   }
 }
 
+/** What a Marjolet declaration scored, said after it (" — king and queen of trumps +40": "K♠ Q♠"
+ * alone had not said whether it was the trumps' king and queen, 40, or a marriage, 20), as the
+ * deal after it (``dealAfter``) lists it; nothing for another action. */
+export function declaredText(seat, action, dealAfter) {
+  if (action.type !== "declare" || !dealAfter) return [];
+  const key = [...action.cards].sort().join();
+  const scored = (dealAfter.scored_combinations || [])[seat] || [];
+  const combination = scored.find((c) => [...c.cards].sort().join() === key);
+  return combination ? [" — ", combinationName(combination.name), ` +${combination.points}`] : [];
+}
+
 /** Engine combination names ("marriage in spades") in the interface language. */
 export function combinationName(name) {
   const suits = { spades: "S", hearts: "H", diamonds: "D", clubs: "C" };

@@ -1,5 +1,5 @@
 // The match page: per-deal table (score sheet) and the replay viewer (all hands open).
-import { t, el, actionText, combinationName, pageData, signed } from "./common.js";
+import { t, el, actionText, declaredText, pageData, signed } from "./common.js";
 import { renderSheet, dealHeadline } from "./sheet.js";
 import { renderSeats, renderInfo, renderTrick } from "./render.js";
 import { startAnalysis, showMark } from "./analysis.js";
@@ -112,7 +112,7 @@ async function startReplay() {
     $("rp-where").textContent = t("replay.where", { deal: f.deal + 1, deals: frames[frames.length - 1].deal + 1, step: i - first + 1, steps });
     slider.setAttribute("aria-valuetext", $("rp-where").textContent);
     const line = $("rp-action");
-    line.replaceChildren(...(f.action ? [...actionText(f.seat, f.action, names, d.pass_to), ...declared(f)] : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
+    line.replaceChildren(...(f.action ? [...actionText(f.seat, f.action, names, d.pass_to), ...declaredText(f.seat, f.action, f.deal_view)] : [t("replay.dealt", { deal: f.deal + 1, name: names[d.dealer] })]));
     // (a bot's move for the person, the turn timer's or a stand-in's: it had read as theirs)
     if (f.by_bot) line.append(" ", el("span", { class: "by-bot", "data-testid": "replay-by-bot" }, t("replay.by_bot")));
     // (at a deal's end, how it came out: the score alone had not said that a contract failed)
@@ -183,16 +183,6 @@ async function startReplay() {
   show(0);
 }
 startReplay();
-
-// A Marjolet declaration said with its name and worth ("K♠ Q♠" alone had not said whether it was
-// the trumps' king and queen, 40, or a marriage, 20): as the deal after it lists it.
-function declared(f) {
-  if (f.action.type !== "declare") return [];
-  const key = [...f.action.cards].sort().join();
-  const scored = (f.deal_view.scored_combinations || [])[f.seat] || [];
-  const combination = scored.find((c) => [...c.cards].sort().join() === key);
-  return combination ? [" — ", combinationName(combination.name), ` +${combination.points}`] : [];
-}
 
 // The replay at the screen's top, the focus on its position. Where its bar sticks there (a phone
 // upright, a screen as short as a phone's sideways), the felt under it is seen whole only once

@@ -65,7 +65,7 @@ function onMessage(msg, hello) {
       if (msg.event && msg.event.kind === "seat" && before && before.room.seats[msg.event.seat].name !== msg.event.name) delete table.awaySince[msg.event.seat];
       if (msg.event && msg.event.kind === "chat") { addChatLine(msg.seq, msg.event, msg.ack); if (table.state && !state) drawChat(); }
       if (msg.event && table.state) {
-        announceEvent(msg.event, table.state);
+        announceEvent(msg.event, table.state, state);
         tellTimerPlayed(msg.event);
         if (state && before) { tellDrawn(msg.event, before, state); tellMarriages(msg.event, before, state); }
       }

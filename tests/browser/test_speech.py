@@ -87,6 +87,12 @@ def test_marjolet_window_by_keyboard_keeps_the_focus_and_is_said(paused, new_pag
         else:
             page.wait_for_timeout(30)
     assert re.search(r"You won the trick: (declare|exchange|draw)", said(page)), said(page)
+    # a declaration is said with what it scored ("K♠ Q♠" alone had not said whether it was the
+    # trumps' king and queen, 40, or a marriage, 20), hers and the bot's
+    if any(testid.startswith("declare") for testid in pressed):
+        assert re.search(r"Anna declares [^.]+ — [^.]+ \+\d+\.", said(page)), said(page)
+    for found in re.finditer(r"Bot 2 declares [^.]+\.", said(page)):
+        assert re.search(r" — [^.]+ \+\d+\.$", found.group()), found.group()
     healthy(page)
 
 

@@ -1,6 +1,6 @@
 // What the table tells the person besides the felt: a toast for a moment (refusals, hints), and
 // short sentences for screen readers in the polite live region #announce.
-import { t, cardName, seatName, actionText, spoken } from "../common.js";
+import { t, cardName, seatName, actionText, declaredText, spoken } from "../common.js";
 import { table } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -51,14 +51,18 @@ export function announce(text) {
 }
 
 /** Says an event of the room (docs/protocol.md `event`): who played what, who joined, left a
- * seat to a bot or came back, a new deal or match. `state`: the STATE before the event. */
-export function announceEvent(ev, state) {
+ * seat to a bot or came back, a new deal or match. `state`: the STATE before the event,
+ * `after` the one after it (if followed). */
+export function announceEvent(ev, state, after = null) {
   const seats = state.room.seats;
   const nameOf = (s) => (seats[s] && seatName(seats[s])) || t("lobby.seat_n", { n: s + 1 });
-  if (ev.kind === "action" && ev.action && ev.seat !== state.you.seat) {
+  const dealAfter = after && after.match && after.match.deal;
+  // (one's own declaration too: what it scored, as the others hear it)
+  if (ev.kind === "action" && ev.action && (ev.seat !== state.you.seat || ev.action.type === "declare")) {
     const said = othersAction(ev.action, state.room.game);
+    const names = seats.map((s, i) => nameOf(i));
     if (said === "play") announce(t("announce.played", { name: nameOf(ev.seat), card: cardName(ev.action.card) }));
-    else if (said) announce(spoken(actionText(ev.seat, ev.action, seats.map((s, i) => nameOf(i)))) + ".");
+    else if (said) announce(spoken([...actionText(ev.seat, ev.action, names), ...declaredText(ev.seat, ev.action, dealAfter)]) + ".");
   } else if (ev.kind === "seat") {
     const before = seats[ev.seat] || {};
     if (ev.standin) announce(t("announce.standin", { name: ev.name || nameOf(ev.seat) }));
