@@ -161,15 +161,17 @@ async function startReplay() {
   slider.oninput = () => show(Number(slider.value));
   // (the button says whether it plays: it had stayed "▷" throughout; from the end it starts again)
   const play = $("rp-play");
-  // (each move is said as it is stepped to, not while it plays by itself: one every 700 ms)
-  const stop = () => { clearInterval(timer); timer = null; play.textContent = "▷"; play.setAttribute("aria-pressed", "false"); $("rp-action").setAttribute("aria-live", "polite"); };
+  // (each move is said as it is stepped to, with what the analysis says of it, not while it
+  // plays by itself: one every 700 ms)
+  const said = (live) => { for (const id of ["rp-action", "rp-mark"]) if ($(id)) $(id).setAttribute("aria-live", live); };
+  const stop = () => { clearInterval(timer); timer = null; play.textContent = "▷"; play.setAttribute("aria-pressed", "false"); said("polite"); };
   play.onclick = () => {
     if (timer) { stop(); return; }
     if (i >= frames.length - 1) show(0);
     timer = setInterval(() => (i >= frames.length - 1 ? stop() : show(i + 1)), 700);
     play.textContent = "❚❚";
     play.setAttribute("aria-pressed", "true");
-    $("rp-action").setAttribute("aria-live", "off");
+    said("off");
   };
   // ← → a move anywhere on the page; in the replay's controls also PgUp PgDn a deal and Home End
   // the match's first and last step (outside them those keys scroll the page, as they should)

@@ -623,11 +623,17 @@ def test_history_match_page_and_replay(live, new_page):
     heading = page.text_content("[data-testid=winners] b")
     assert page.text_content("[data-testid=replay-winners]") == f"Winners: {heading}"
     # playing, the button says so (it had stayed "▷"); from the end it starts again
+    # each step said as it is stepped to, with the analysis's word on it; not while it plays
+    # by itself (a screen reader would hear one every 700 ms)
+    live_regions = lambda: [page.get_attribute(f"#{i}", "aria-live") for i in ("rp-action", "rp-mark")]
+    assert live_regions() == ["polite", "polite"]
     play.click()
     assert (play.text_content(), play.get_attribute("aria-pressed")) == ("❚❚", "true")
+    assert live_regions() == ["off", "off"]
     page.wait_for_function("Number(document.getElementById('rp-slider').value) === 1")
     play.click()
     assert (play.text_content(), play.get_attribute("aria-pressed")) == ("▷", "false")
+    assert live_regions() == ["polite", "polite"]
     page.set_viewport_size(PHONE)
     shot(page, "match-replay-phone")
     # the language switch is remembered
