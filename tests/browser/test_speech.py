@@ -115,6 +115,10 @@ def test_marjolet_the_card_drawn_and_the_strict_play_are_said(paused, new_page):
     text = said(page)
     assert len(re.findall(r"You draw (seven|eight|nine|ten|jack|queen|king|ace) of (spades|hearts|diamonds|clubs)\.", text)) >= 2, text
     assert text.count("Stock exhausted: strict play! Follow suit and head the trick") == 1, text
+    # the trumps are said with the deal, by the card turned up (they had been on the felt alone)
+    turn_up = state(page)["match"]["deal"]["turned_up"]
+    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[turn_up[1]]
+    assert re.search(rf"A new deal\. Trumps: {suit}; the turn-up is the \w+ of {suit}\.", text), text
     while my_turn(page) or state(page)["match"]["deal"]["tricks_played"] < 12:  # two tricks more
         watch(said(page)[-300:])
         if not (my_turn(page) and play_first_legal(page)):

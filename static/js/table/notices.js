@@ -1,6 +1,6 @@
 // What the table tells the person besides the felt: a toast for a moment (refusals, hints), and
 // short sentences for screen readers in the polite live region #announce.
-import { t, cardName, seatName, actionText, declaredText, spoken } from "../common.js";
+import { t, cardName, seatName, suitName, actionText, declaredText, spoken } from "../common.js";
 import { table } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -73,7 +73,16 @@ export function announceEvent(ev, state, after = null) {
     // Boris had heard "Boris took seat 2" of himself; another seat taken in that moment is not
     // said either, its name shown)
     else if (before.kind === "open" && !table.joining && !(table.seat && table.seat.seat === ev.seat)) announce(t("announce.joined", { name: ev.name, n: ev.seat + 1 }));
-  } else if (ev.kind === "deal") announce(t("announce.new_deal"));
+  } else if (ev.kind === "deal") {
+    announce(t("announce.new_deal"));
+    // Marjolet's trumps, by the card turned up, and the dealer's 10 for the dix turned up (on
+    // the felt alone, they had not been heard)
+    if (dealAfter && dealAfter.turn_up) {
+      announce(t("announce.trumps", { suit: suitName(dealAfter.trump), card: cardName(dealAfter.turn_up) }));
+      const turned = (dealAfter.dix || []).find((e) => e.how === "turn-up");
+      if (turned) announce(t("mj.dix_turned", { name: nameOf(turned.seat), points: turned.points }));
+    }
+  }
   else if (ev.kind === "match" && ev.number > 1) announce(t("announce.new_match"));
 }
 
