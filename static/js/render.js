@@ -148,7 +148,7 @@ export function renderInfo(box, m) {
     const stock = el("div", { class: "stock", "data-testid": "stock" });
     // stock_count: the face-down cards; the turn-up lies beside them, face up and upright
     if (d.turn_up) stock.append(el("div", { class: "turnup" }, cardEl(d.turn_up), el("span", { class: "caption" }, t("mj.turn_up"))),
-      el("div", { class: "stockpile" }, cardEl(null), el("span", { class: "count" }, String(d.stock_count))));
+      el("div", { class: "stockpile" }, cardEl(null), el("span", { class: "count", "aria-hidden": "true" }, String(d.stock_count))));  // (read by its label: "19 stock: 19")
     stock.append(el("span", { class: "stock-label" }, t("mj.stock", { n: d.stock_count })));
     lines.push(stock);
     if (d.end_phase && d.phase !== "over") lines.push(el("p", { class: "banner strict", "data-testid": "end-phase" }, t("mj.end_phase"), el("span", { class: "more" }, " " + t("mj.end_phase_more"))));

@@ -602,6 +602,14 @@ def test_history_match_page_and_replay(live, new_page):
     players = row.locator(".m-players").inner_text()
     assert re.fullmatch(r"[^,]+ & [^,]+ — [^,]+ & [^,]+", players), players
     assert row.locator(".m-totals b").inner_text().endswith("★")
+    # a row is its links to the match and to its players, each once for the Tab key (the match
+    # had been two stops: its date and "Open")
+    page.focus("[data-testid=history-table] tbody tr:first-child .m-date a")
+    stops = []
+    while page.evaluate("document.activeElement.closest('tbody tr') === document.querySelector('[data-testid=history-table] tbody tr')"):
+        stops.append(page.evaluate("document.activeElement.getAttribute('href')"))
+        page.keyboard.press("Tab")
+    assert len(stops) == len(set(stops)) == 1 + row.locator(".m-players a").count(), stops
     shot(page, "history-laptop")
     page.locator("[data-testid=history-table] tbody a.button").first.click()
     page.wait_for_selector("[data-testid=deal-table] tbody tr")

@@ -68,7 +68,7 @@ function sides(m, last, headings, names) {
     const won = m.finished && m.winners.includes(i);
     const score = last.scores[i];
     return el("div", { class: "result-side" + (won ? " winner" : ""), "data-testid": "result-side-" + i },
-      el("h3", {}, heading, won ? el("span", { class: "star" }, "★") : ""),
+      el("h3", {}, heading, won ? el("span", { class: "star", "aria-hidden": "true" }, "★") : ""),  // (the winners are said in words)
       el("p", { class: "deal-points", "data-testid": "result-points-" + i }, signed(score, m.game === "big_mariage")),
       el("ul", { class: "details" }, dealDetails(m.game, last.summary, i, names, false).map((part) => el("li", {}, part))),
       el("p", { class: "total", "data-testid": "result-total-" + i }, ...tParts("result.total", { n: el("b", {}, signed(m.totals[i])) })));
