@@ -48,7 +48,9 @@ function draw() {
   const summary = el("summary", { "data-testid": "me-name" }, t("me.you", { name: me.name }));
   const menu = el("details", { class: "me-menu" }, summary,
     el("div", { class: "me-panel" },
-      el("p", {}, el("a", { href: "/players/" + encodeURIComponent(me.name) }, t("me.page"))),
+      // (one's matches, each saying whether one won: the history, filtered by one's name)
+      el("p", { class: "row" }, el("a", { href: "/players/" + encodeURIComponent(me.name) }, t("me.page")),
+        el("a", { href: "/history?player=" + encodeURIComponent(me.name), "data-testid": "me-matches" }, t("me.matches"))),
       rename, el("div", { class: "row" }, device, signOut), out));
   // it closes as a menu does: Escape, a click elsewhere, the focus gone elsewhere (left open,
   // it had lain over the table's settings and its score sheet)

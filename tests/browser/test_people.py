@@ -150,6 +150,11 @@ def test_a_rename_in_the_menu_is_the_name_the_lobby_then_seats(live, new_page):
     page.click("[data-testid=me-rename] button")
     page.wait_for_function("(n) => document.querySelector('[data-testid=me-name]').textContent.includes(n)", arg=name)
     assert page.input_value("#create-name") == "Guest Gleb"
+    # the menu leads to one's matches: the history filtered by one's name
+    page.click("[data-testid=me-name]")
+    page.click("[data-testid=me-matches]")
+    page.wait_for_url("**/history?player=*")
+    assert page.input_value("input[name=player]") == name
     healthy(page)
 
 
