@@ -304,6 +304,11 @@ def test_black_maria_deal_against_two_bots_with_reload(live, new_page):
     page.wait_for_selector("[data-testid=chat-lines] li")
     assert "<b>hi</b>" in page.text_content("[data-testid=chat-lines]")
     assert page.locator("[data-testid=chat-lines] b b").count() == 0
+    # each line says when it was said, in the reader's time
+    said_at = page.locator("[data-testid=chat-lines] li time").last
+    assert re.fullmatch(r"\d\d:\d\d", said_at.text_content()), said_at.text_content()
+    assert page.evaluate("""(t) => { const d = new Date(t), now = new Date();
+      return Math.abs(now - d) < 120000; }""", said_at.get_attribute("datetime"))
     healthy(page, watcher)
 
 

@@ -4,13 +4,16 @@
 // per table in localStorage, so that lines said while the page was closed or asleep are counted
 // when it opens again). A line refused, or lost with a socket given up (a dead link), goes back
 // into the box to be sent again.
-import { t, el } from "../common.js";
+import { t, el, LANG } from "../common.js";
 import { table } from "./state.js";
 import { toast, announce } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
 
 const chatInSight = () => $("chat").getClientRects().length > 0;
+
+// a line's hour and minute, in the page's language as the reader's browser writes it
+const CLOCK = new Intl.DateTimeFormat(navigator.languages.find((tag) => tag.split("-")[0] === LANG) || LANG, { hour: "2-digit", minute: "2-digit" });
 
 // The seq of the last line this browser has had in sight at this table.
 const READ_KEY = `cardroom.chatRead.${table.code}`;
@@ -79,6 +82,12 @@ export function drawChat() {
     who.textContent = (c.name || "?") + ": ";
     const text = document.createElement("span");
     text.textContent = c.text; // never innerHTML: people typed this
+    // when it was said, in the reader's time (friends who chat between moves across an evening)
+    const said = c.time ? new Date(c.time) : null;
+    if (said && !Number.isNaN(said.getTime())) {
+      const at = el("time", { class: "chat-time", datetime: c.time }, CLOCK.format(said));
+      li.append(at, " ");
+    }
     li.append(who, text);
     list.append(li);
   }
