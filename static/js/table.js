@@ -426,8 +426,15 @@ $("felt").addEventListener("click", (ev) => {
 $("skip-link").addEventListener("click", (ev) => {
   ev.preventDefault();
   if (app.dataset.panel) showPanel(app.dataset.panel);  // (a phone's sheet or chat over the table: closed)
-  if (!$("join-panel").hidden) $("seat-name").focus();
-  else if (!focusNext()) { $("felt").tabIndex = -1; $("felt").focus(); }
+  if (!$("join-panel").hidden) { $("seat-name").focus(); return; }
+  if (focusNext()) return;
+  // (seated, the match waiting for its seats: the bots offered for them, else the invitation;
+  // it had gone to the felt, which says nothing to do)
+  const st = table.state, seated = Boolean(st) && st.you.seat !== null;
+  const free = seated && st.room.seats.some((seat) => seat.kind === "open");
+  const waiting = seated && (document.querySelector("#actions :is(button, summary)") || (free && $("copy-invite")));
+  if (waiting) waiting.focus();
+  else { $("felt").tabIndex = -1; $("felt").focus(); }
 });
 
 document.addEventListener("keydown", (ev) => {

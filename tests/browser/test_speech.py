@@ -454,6 +454,14 @@ def test_the_first_tab_offers_to_skip_to_the_game_or_the_content(live, new_page)
     page.keyboard.press("Enter")
     assert page.evaluate("document.getElementById('table-app').dataset.panel") == ""
     assert page.evaluate(FOCUS) == "hand"
+    # seated at a table still waiting for a friend: to the bots offered for the free seat (it
+    # had gone to the felt, which says nothing to do)
+    waiting = create_room(live, "black_maria", ["open", "open", "bot:rules"])
+    sit(page, live, waiting, "Anna", 0)
+    page.wait_for_selector("[data-testid=standin-free-open]")
+    page.focus("#skip-link")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.testid") == "standin-free-open"
     page.goto(f"{live.http}/history")
     assert page.text_content("#skip-link") == "Skip to the content"
     skip()
