@@ -45,7 +45,7 @@ from .bots.strong.search import play_out
 from .core import Deal, expand_moves
 from .record import positions, replay
 
-FORMAT = "cardroom-analysis/1"
+FORMAT = "cardroom-analysis/2"
 
 #: What a choice's value is, per game (higher is always better).
 MEASURES = {
@@ -249,7 +249,8 @@ def _by_bot(entry: dict) -> list[int]:
 def kind(game: str, action: dict) -> str:
     """What sort of decision ``action`` made: ``card``, ``trump_call``, ``declaration``,
     ``dix``, ``draw``, ``pass`` (Black Maria's three cards), ``bid`` (a bid or a pass in Big
-    Mariage's bidding), ``give`` or ``contract``."""
+    Mariage's bidding), ``give`` or ``contract`` (a declarer's gives valued together are of the
+    kind ``gives``: :func:`decision`)."""
     kind_ = action["type"]
     if kind_ == "play":
         return "trump_call" if action.get("trump") else "card"
@@ -377,17 +378,25 @@ def _sets(moves: dict, size: int) -> int:
 
 
 def _sets_of_gives(model, view: dict, moves: dict, made: tuple, world: Deal) -> list[tuple]:
-    """The sets of gives evaluated (too many to play out all: 1,320 for three), the set made
-    first: the set the rules bot would give; the set made with one card changed for another
-    that the strong bot's model would give (not a nine, eight or seven above the lowest of its
-    suit), its cards to the same seats; and its cards to the seats in another order."""
+    """The sets of gives evaluated (too many to play out all: 990 from a hand of eleven), the
+    set made first: the set the rules bot would give; the set made with one card changed for
+    another that the strong bot's model would give (not a nine, eight or seven above the lowest
+    of its suit), its cards to the same seats; and its cards to the seats in another order. (A
+    record that ends in the middle of the gives: the sets are of the gives it has.)"""
     seat, rules = view["seat"], HEURISTIC_BOTS[view["game"]]
     deal = world.copy()  # (the seat's own gives depend on nothing it has not seen)
-    theirs = []
+    theirs, moves_now = [], moves
     for _ in made:
-        action = model.parse(rules(deal.view(seat), deal.moves(seat), random.Random(0)))
+        seen = {"game": view["game"], "seat": seat, "options": view["options"],
+                "moves": moves_now, "deal": deal.view(seat)}  # (as a play-out shows a bot)
+        action = model.parse(rules(seen, moves_now, random.Random(0)))
         deal.apply(seat, action)
         theirs.append(action)
+        # the moves then, in the order the match gave them (the hand's: a bot may choose by
+        # it, and a determinization's hand is in another)
+        offered = moves_now["give"]
+        moves_now = {"give": {"cards": [c for c in offered["cards"] if c != action["card"]],
+                              "to": [t for t in offered["to"] if t != action["to"]]}}
     worth = {a["card"] for a in model.candidates(view, moves, theirs[0])}
     cards, to = [a["card"] for a in made], [a["to"] for a in made]
 

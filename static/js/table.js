@@ -125,6 +125,9 @@ function tellDrawn(ev, before, after) {
 function tellMarriages(ev, before, after) {
   const deal = after.match && after.match.deal, had = before.match && before.match.deal;
   if (ev.kind !== "action" || !deal || !had || !deal.marriages || !had.marriages) return;
+  // (events come in a batch, a new deal's among them: its marriages are not the last one's)
+  const matchOf = (s) => s.room.match && s.room.match.id;
+  if (deal.dealer !== had.dealer || matchOf(after) !== matchOf(before)) return;
   const names = seatNames(after);
   const declared = deal.marriages.slice(had.marriages.length);
   if (declared.length) {
@@ -439,8 +442,9 @@ $("skip-link").addEventListener("click", (ev) => {
 
 document.addEventListener("keydown", (ev) => {
   // (from the chat's line too: Esc had closed a phone's chat only once the focus was out of it)
-  if (ev.key === "Escape" && app.dataset.panel) showPanel(app.dataset.panel);
+  if (ev.key === "Escape" && app.dataset.panel && ev.target.id === "chat-input") showPanel(app.dataset.panel);
   if (ev.target.matches("input, textarea")) return;
+  if (ev.key === "Escape" && app.dataset.panel) showPanel(app.dataset.panel);
   if (ev.key === "Escape" && table.showLast) { pressLast(false); draw(); }
   if (!keysOn() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.key === "l" || ev.key === "L") $("toggle-last").click();

@@ -26,7 +26,7 @@ def test_analyse_a_file_prints_the_analysis_as_one_json_object(tmp_path, capsys)
     out, err = capsys.readouterr()
     assert err == "" and out.count("\n") == 1
     analysis = json.loads(out)
-    assert analysis["format"] == "cardroom-analysis/1" and analysis["game"] == "marjolet"
+    assert analysis["format"] == "cardroom-analysis/2" and analysis["game"] == "marjolet"
     assert analysis["quality"] == {"simulations": 2, "seed": 5}
     record = json.loads(record_text())
     assert [len(d["decisions"]) for d in analysis["deals"]] == \

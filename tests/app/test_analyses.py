@@ -221,7 +221,7 @@ def test_the_api_asks_for_an_analysis_and_shows_its_progress_and_result(sqlite_u
             assert time.monotonic() < deadline
             time.sleep(0.2)
         assert found["status"] == "done", found
-        assert found["result"]["format"] == "cardroom-analysis/1"
+        assert found["result"]["format"] == "cardroom-analysis/2"
         assert "result" not in client.get(path, params={"result": "false"}).json()
         # asked again: the one done is kept, unless asked to work it out anew
         assert client.post(path).json()["status"] == "done"

@@ -561,21 +561,26 @@ def test_refusals_are_translated_in_russian(live, new_page):
 def test_seating_bots_by_keyboard_keeps_the_focus_on_the_next_seats_bots(live, new_page):
     """A free seat handed to a bot by keyboard: the focus goes on to the same bot for the next
     free seat, then, the table full, to what the deal asks (it had fallen to the page's body,
-    seat after seat)."""
+    seat after seat); never to the bots offered for a friend away, whom one more Enter would
+    hand to a bot."""
     code = create_room(live, "big_mariage", ["open"] * 4)
-    page = new_page()
+    page, boris = new_page(), new_page()
     sit(page, live, code, "Anna", 0)
+    sit(boris, live, code, "Boris", 1)
+    boris.goto("about:blank")  # away: his seat's bots come first among the offers
+    page.wait_for_selector("[data-testid=standin-box-1]")
     page.click("[data-testid=standin-free-open]")
-    page.focus("[data-testid=standin-1-rules]")
-    for seat in (1, 2):
-        page.keyboard.press("Enter")
-        wait_state(page, f"s.room.seats[{seat}].bot === 'rules'")
-        page.wait_for_function(f"document.activeElement.dataset.testid === 'standin-{seat + 1}-rules'")
+    page.focus("[data-testid=standin-2-rules]")
+    page.keyboard.press("Enter")
+    wait_state(page, "s.room.seats[2].bot === 'rules'")
+    page.wait_for_function("document.activeElement.dataset.testid === 'standin-3-rules'")
     page.keyboard.press("Enter")
     wait_state(page, "s.match && s.match.deal")
     # the last seat taken, the deal asks for a bid or waits: the focus in the table's controls
-    # or the hand, never on the page's body
+    # or the hand, never on the page's body nor on the bots for Boris
     page.wait_for_function("document.activeElement.closest('#actions, #hand') !== null")
+    assert not page.evaluate("document.activeElement.closest('.standin-box')")
+    assert state(page)["room"]["seats"][1]["kind"] == "human"
     assert not page.errors
 
 

@@ -628,11 +628,14 @@ def test_the_history_of_a_phone_is_a_card_a_match_with_nothing_to_scroll_sideway
 # -- the top bar and the chat box ---------------------------------------------------------------
 
 def menu_whole(page, where: str) -> None:
-    """The identity menu opened is whole on the screen, its link to one's page in sight."""
+    """The identity menu opened is whole on the screen, its links to one's page and matches in
+    sight."""
     page.click("[data-testid=me-name]")
     menu = page.locator(".me-panel").bounding_box()
     assert menu["x"] >= 0 and menu["x"] + menu["width"] <= page.viewport_size["width"], (where, menu)
-    assert page.locator(".me-panel a").is_visible(), where
+    for link in page.locator(".me-panel a").all():
+        box = link.bounding_box()
+        assert link.is_visible() and box["x"] + box["width"] <= page.viewport_size["width"], (where, link.inner_text())
     page.click("[data-testid=me-name]")
 
 

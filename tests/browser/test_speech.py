@@ -368,8 +368,11 @@ def test_a_trick_won_then_ones_lead_says_your_turn(live, new_page):
     page.add_init_script(SAID_LOG)
     sit(page, live, code, "Anna", 0)
     watch = Watch([page], 90, "a trick Anna wins, then her lead")
-    while not ((state(page)["match"]["deal"] or {}).get("last_trick") or {}).get("winner") == 0 \
-            or not my_turn(page) or state(page)["match"]["deal"]["trick"]:
+    def won_with_the_last_card() -> bool:  # (her turn never paused between the two)
+        last = (state(page)["match"]["deal"] or {}).get("last_trick") or {}
+        return last.get("winner") == 0 and last["cards"][-1][0] == 0
+
+    while not (won_with_the_last_card() and my_turn(page) and not state(page)["match"]["deal"]["trick"]):
         watch()
         page.evaluate("window.said = []")
         if not pass_or_play(page, last=False):

@@ -110,8 +110,11 @@ def check_shape(analysis: dict, record: dict) -> None:
             # (a declarer's gives: one decision, at the first; the others say which)
             made = d["action"][0] if d["kind"] == "gives" else d["action"]
             assert d["seat"] == seat and made["type"] == action["type"]
-            if d.get("forced") or "with" in d:
-                assert (d["legal"] == 1) != ("with" in d) and "choices" not in d
+            if "with" in d:  # (valued with the first: nothing of its own)
+                assert set(d) == {"index", "seat", "kind", "action", "legal", "with"}, d
+                continue
+            if d.get("forced"):
+                assert d["legal"] == 1 and "choices" not in d
                 continue
             assert d["legal"] >= len(d["choices"]) >= 2
             values = [c["value"] for c in d["choices"]]
@@ -363,6 +366,16 @@ def test_big_mariage_a_declarers_gives_are_one_decision():
     best = {(g["card"], g["to"]) for g in found["best"]}
     assert {("7C", 1), ("8C", 3)} <= best and not {"KH", "QH"} & {c for c, _ in best}
     assert all(len(c["action"]) == 3 for c in found["choices"])
+    # the rules bot's own set is among those valued, as it would give them
+    rules, after = [], deal.copy()
+    for _ in range(3):
+        moves = after.moves(0)
+        seen = {"game": "big_mariage", "seat": 0, "options": options, "moves": moves,
+                "deal": after.view(0)}
+        rules.append(model.parse(HEURISTIC_BOTS["big_mariage"](seen, moves, random.Random(0))))
+        after.apply(0, rules[-1])
+    sets = [{(g["card"], g["to"]) for g in c["action"]} for c in found["choices"]]
+    assert {(g["card"], g["to"]) for g in rules} in sets, (rules, sets)
 
     # in a match's analysis the three gives are that one decision, at the first
     analysis = analyse(rules_record("big_mariage", 2), simulations=2)

@@ -39,10 +39,10 @@ export function drawActions({ panel, moves, names, send, act, redraw }) {
   const statusLine = el("p", { class: "status" + look, "data-testid": "status" }, status);
   box.append(statusLine);
   // said again when what the turn asks changes, though the words stay ("your turn" to pass,
-  // then to lead), and when a turn follows one's own at once (a trick won, one leads: the hand
-  // has a card less; it had not been said)
-  const hand = m && m.deal && m.deal.hands && me !== null && m.deal.hands[me];
-  const asked = [status, Object.keys(moves).sort().join(), hand ? hand.length : ""].join("|");
+  // then to lead), and when a trick closed since (one's card won it, one leads: it had not been
+  // said; a give, which closes none, is not followed by it)
+  const closed = m && m.deal ? JSON.stringify(m.deal.last_trick || null) : "";
+  const asked = [status, Object.keys(moves).sort().join(), closed].join("|");
   if (asked !== said.status) {
     said.status = asked;
     if (mine || !m) announce(status);

@@ -68,7 +68,10 @@ export function listenToSettings() {
   button.addEventListener("click", () => open(menu.hidden));
   document.addEventListener("click", (ev) => { if (!menu.hidden && !ev.target.closest(".menu")) open(false); });
   // (Esc on the ⚙ button itself too: it had closed the menu only from inside it)
-  button.parentNode.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && !menu.hidden) { open(false); button.focus(); } });
+  // (and Esc closes the menu alone: a chat or a sheet open under it stays)
+  button.parentNode.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && !menu.hidden) { open(false); button.focus(); ev.stopPropagation(); }
+  });
   button.parentNode.addEventListener("focusout", (ev) => { if (ev.relatedTarget && !button.parentNode.contains(ev.relatedTarget)) open(false); });
   sound.checked = soundOn();
   alerts.checked = notifyOn();

@@ -12,8 +12,12 @@ const $ = (id) => document.getElementById(id);
 
 const chatInSight = () => $("chat").getClientRects().length > 0;
 
-// a line's hour and minute, in the page's language as the reader's browser writes it
-const CLOCK = new Intl.DateTimeFormat(navigator.languages.find((tag) => tag.split("-")[0] === LANG) || LANG, { hour: "2-digit", minute: "2-digit" });
+// a line's hour and minute (and its day, if not today's: the last 50 lines are kept), in the
+// page's language as the reader's browser writes it
+const LOCALE = navigator.languages.find((tag) => tag.split("-")[0] === LANG) || LANG;
+const CLOCK = new Intl.DateTimeFormat(LOCALE, { hour: "2-digit", minute: "2-digit" });
+const DAY_CLOCK = new Intl.DateTimeFormat(LOCALE, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+const clock = (when) => (when.toDateString() === new Date().toDateString() ? CLOCK : DAY_CLOCK).format(when);
 
 // The seq of the last line this browser has had in sight at this table.
 const READ_KEY = `cardroom.chatRead.${table.code}`;
@@ -85,7 +89,7 @@ export function drawChat() {
     // when it was said, in the reader's time (friends who chat between moves across an evening)
     const said = c.time ? new Date(c.time) : null;
     if (said && !Number.isNaN(said.getTime())) {
-      const at = el("time", { class: "chat-time", datetime: c.time }, CLOCK.format(said));
+      const at = el("time", { class: "chat-time", datetime: c.time }, clock(said));
       li.append(at, " ");
     }
     li.append(who, text);

@@ -178,7 +178,7 @@ export function rememberFocus() {
   const same = [...area.querySelectorAll(`[data-testid="${a.dataset.testid}"]`)];
   // (a value being typed keeps its caret: the table is drawn anew at every frame, a chat line's)
   const caret = a.tagName === "INPUT" ? [a.selectionStart, a.selectionEnd, a.selectionDirection] : undefined;
-  return { area: area.id, testid: a.dataset.testid, index: same.indexOf(a), caret };
+  return { area: area.id, testid: a.dataset.testid, index: same.indexOf(a), caret, free: Boolean(a.closest(".standin-free")) };
 }
 
 export function restoreFocus(place) {
@@ -219,12 +219,13 @@ function samePlace(place) {
   const same = document.querySelectorAll(`#${place.area} [data-testid="${place.testid}"]:not(:disabled)`);
   const found = same[Math.min(place.index, same.length - 1)];
   if (found || !place.testid.startsWith("standin-")) return found || null;
-  // a seat handed to a bot: the same bot for the next seat offered one, else what comes next
-  // (it had fallen to the page's body, seat after seat)
+  // a free seat handed to a bot: the same bot for the next free seat, else what comes next (it
+  // had fallen to the page's body, seat after seat); never someone away's, whom one more Enter
+  // would hand to a bot. (None yet, the last seat taken: the focus lost goes to the deal's
+  // first move once dealt.)
   const bot = place.testid.split("-").pop();
-  // (none yet, the last seat taken: the lost focus goes to the deal's first move once dealt)
-  return document.querySelector(`#actions .standin-box [data-testid$="-${bot}"]`) || nextControl()
-    || document.querySelector("#actions :is(button, summary)");
+  const next = place.free && document.querySelector(`#actions .standin-free[open] .standin-box [data-testid$="-${bot}"]`);
+  return next || nextControl() || document.querySelector("#actions .standin-free summary");
 }
 
 /** A turn begins with the focus on a card it cannot move: on to the nearest card it can play, or,
