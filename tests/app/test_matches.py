@@ -200,6 +200,7 @@ async def test_a_person_leaves_the_table_once_the_match_is_over(server):
     await asyncio.gather(*(p.play() for p in people))
     first = anna.state["room"]["match"]["id"]
     await anna.send({"type": "rematch"})
+    await anna.until(lambda s: s["room"]["ready"] == [0])  # (asked before Boris leaves)
     await boris.send({"type": "leave"})
     welcome = await boris.expect("welcome")
     assert welcome["state"]["you"]["seat"] is None  # (a spectator now)
