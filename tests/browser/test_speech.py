@@ -277,6 +277,21 @@ CORNERS_COVERED = """() => [...document.querySelectorAll('.hand-row .card')].fil
   const r = card.getBoundingClientRect(), on = document.elementFromPoint(r.left + 6, r.top + 12);
   return !on || on.closest('.card') !== card; }).map((c) => c.dataset.card)"""
 
+def test_a_card_under_the_pointer_covers_no_neighbours_corner(live, new_page):
+    """A card chosen to pass, the pointer resting on it, is raised under its right-hand neighbour:
+    on top, it had hidden the next card's rank while one chose."""
+    code = create_room(live, "black_maria", ["open", "bot:rules", "bot:rules"])
+    page = new_page({"width": 1440, "height": 900})
+    sit(page, live, code, "Anna", 0)
+    page.wait_for_selector("[data-testid=pass-button]")
+    card = page.locator(".hand-row .card.playable").nth(4)
+    card.click()  # (chosen, and the pointer stays on it)
+    page.wait_for_timeout(300)  # (raised: a transition)
+    assert "selected" in card.get_attribute("class")
+    assert page.evaluate(CORNERS_COVERED) == []
+    healthy(page)
+
+
 ACTIVE = "() => { const a = document.activeElement; return [a.dataset.testid || '', a.classList.contains('playable')]; }"
 
 # Not her turn: the focus kept on a card that cannot be moved now, the last of her hand. In one
