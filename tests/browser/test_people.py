@@ -193,6 +193,17 @@ def test_signing_out_forgets_the_player_and_their_seats_here_and_the_link_brings
     healthy(page)
 
 
+def test_the_standings_players_box_shows_the_names_chosen_on_a_laptop(live, new_page):
+    """The players' box takes the room the row has: a box of a few letters had cut "Anna, Vera,
+    Boris, Gleb, E…" with half the page bare beside it."""
+    page = new_page({"width": 1366, "height": 768})
+    page.goto(live.http + "/standings?players=" + quote("Anna, Vera, Boris, Gleb, Eve, Dasha"))
+    box = page.locator("#standings-players")
+    assert box.evaluate("(i) => i.scrollWidth <= i.clientWidth"), box.evaluate("(i) => [i.scrollWidth, i.clientWidth]")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    healthy(page)
+
+
 @pytest.mark.parametrize("locale, words", [("en-GB", ("Head to head", "Played")),
                                            ("ru-RU", ("Личные встречи", "Партий"))])
 def test_a_players_page_and_standings_read_well_on_a_phone(live, new_page, locale, words):
