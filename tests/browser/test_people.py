@@ -193,14 +193,21 @@ def test_signing_out_forgets_the_player_and_their_seats_here_and_the_link_brings
     healthy(page)
 
 
-def test_the_standings_players_box_shows_the_names_chosen_on_a_laptop(live, new_page):
-    """The players' box takes the room the row has: a box of a few letters had cut "Anna, Vera,
-    Boris, Gleb, E…" with half the page bare beside it."""
+def test_the_standings_and_a_players_chart_take_the_room_they_have_on_a_laptop(live, new_page):
+    """The standings' players' box takes the room its row has (a box of a few letters had cut
+    "Anna, Vera, Boris, Gleb, E…" with half the page bare beside it), and a player's chart the
+    width of its box."""
     page = new_page({"width": 1366, "height": 768})
     page.goto(live.http + "/standings?players=" + quote("Anna, Vera, Boris, Gleb, Eve, Dasha"))
     box = page.locator("#standings-players")
     assert box.evaluate("(i) => i.scrollWidth <= i.clientWidth"), box.evaluate("(i) => [i.scrollWidth, i.clientWidth]")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # and a player's chart over time as wide as its box (at 700 it had used half of it)
+    page.goto(live.http + "/players/Anna")
+    drawn, room = page.evaluate("""() => { const box = document.querySelector('[data-testid=chart]'), style = getComputedStyle(box);
+      return [box.querySelector('svg').getBoundingClientRect().width,
+              box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)]; }""")
+    assert room > 900 and abs(drawn - room) <= 1, (drawn, room)
     healthy(page)
 
 
