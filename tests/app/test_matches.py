@@ -413,6 +413,9 @@ async def test_bots_are_named_by_their_seats(server):
         assert "<b>Бот 2</b>," in page
         listed = (await http.get("/history", params={"player": "Nika"})).text
         assert 'Bot 3 <span class="muted">(random)</span>' in listed
+        # a guest said to be one on both pages (the match page had left it out)
+        guest = re.compile(r'<a href="/players/Nika">(<b>)?Nika(</b>)?</a> <span class="muted" title="[^"]+">\((гость|guest)\)</span>')
+        assert guest.search(page) and guest.search(listed), page.split('id="match-data"')[0][-2000:]
         # its tab named as its heading ("Большой марьяж #10" had stood beside "… · партия 10")
         number = room["match"]["id"]
         assert f"<title>Большой марьяж · партия {number} · " in page
