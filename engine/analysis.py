@@ -385,18 +385,17 @@ def _sets_of_gives(model, view: dict, moves: dict, made: tuple, world: Deal) -> 
     record that ends in the middle of the gives: the sets are of the gives it has.)"""
     seat, rules = view["seat"], HEURISTIC_BOTS[view["game"]]
     deal = world.copy()  # (the seat's own gives depend on nothing it has not seen)
-    theirs, moves_now = [], moves
+    # its hand in the order the match held it (the engine's moves list it so, and a bot may
+    # choose by it: a determinization's hand is in another)
+    deal.hands[seat] = list(moves["give"]["cards"])
+    theirs = []
     for _ in made:
+        moves_now = deal.moves(seat)
         seen = {"game": view["game"], "seat": seat, "options": view["options"],
                 "moves": moves_now, "deal": deal.view(seat)}  # (as a play-out shows a bot)
         action = model.parse(rules(seen, moves_now, random.Random(0)))
         deal.apply(seat, action)
         theirs.append(action)
-        # the moves then, in the order the match gave them (the hand's: a bot may choose by
-        # it, and a determinization's hand is in another)
-        offered = moves_now["give"]
-        moves_now = {"give": {"cards": [c for c in offered["cards"] if c != action["card"]],
-                              "to": [t for t in offered["to"] if t != action["to"]]}}
     worth = {a["card"] for a in model.candidates(view, moves, theirs[0])}
     cards, to = [a["card"] for a in made], [a["to"] for a in made]
 

@@ -460,8 +460,7 @@ async def test_a_blip_on_the_result_screen_is_not_leaving_the_table(table):
 
     room, seats, tokens = table
     state = room.state
-    while not state.match.finished:
-        await act(room, seats)
+    await play_to_the_end(room, seats)
     await room.rematch(0)
     await room.rematch(1)
     room.detach(seats[2].conn)
@@ -484,8 +483,7 @@ async def test_a_seat_filled_does_not_begin_a_rematch_without_someone_away_a_mom
     waits for the one away a moment rather than begin without them."""
     room, seats, tokens = table
     state = room.state
-    while not state.match.finished:
-        await act(room, seats)
+    await play_to_the_end(room, seats)
     await room.rematch(0)
     await room.leave(2)
     room.detach(seats[1].conn)  # (a blip)

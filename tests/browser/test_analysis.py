@@ -314,16 +314,21 @@ def test_the_match_pages_charts_take_the_width_they_have(analysed_server, new_pa
     assert not page.errors
 
 
+def replay_page(live, new_page, lang: str):
+    """The analysed match's page in ``lang``, its replay drawn (for showMark to be tried on)."""
+    page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
+    page.goto(f"{live.http}/lang/{lang}?next=/matches/{live.match_id}")
+    page.get_by_test_id("replay-where").wait_for()
+    return page
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_an_unmarked_cost_says_whether_it_is_counted(analysed_server, new_page, lang):
     """A cost too small to mark but counted says so, beside one within the margin of error
     that is not: "2.7 points lost" counted and "16.7 points lost … not counted" had read as if
     the small loss counted and the large one did not, for no reason. A bot's move for the
     player (the turn timer's, a stand-in's) is not theirs: not counted either."""
-    live = analysed_server
-    page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
-    page.goto(f"{live.http}/lang/{lang}?next=/matches/{live.match_id}")
-    page.get_by_test_id("replay-where").wait_for()
+    page = replay_page(analysed_server, new_page, lang)
     said = page.evaluate("""async () => {
       const { showMark } = await import('/static/js/analysis.js');
       const frames = [{ deal: 0, action: null }, { deal: 0, action: { type: "play", card: "2C" }, seat: 0, deal_view: {} }];
@@ -347,10 +352,7 @@ def test_a_declarers_gives_are_marked_as_one_set(analysed_server, new_page, lang
     """Big Mariage's three gives are one decision (docs/analysis.md): each give's step says the
     set's mark, and the better set by the give that differs (a give valued alone had been
     blamed for the others' loss)."""
-    live = analysed_server
-    page = new_page(locale="ru-RU" if lang == "ru" else "en-GB")
-    page.goto(f"{live.http}/lang/{lang}?next=/matches/{live.match_id}")
-    page.get_by_test_id("replay-where").wait_for()
+    page = replay_page(analysed_server, new_page, lang)
     said = page.evaluate("""async () => {
       const { showMark } = await import('/static/js/analysis.js');
       const gives = [{ type: "give", card: "7C", to: 1 }, { type: "give", card: "8C", to: 3 }, { type: "give", card: "KH", to: 2 }];
