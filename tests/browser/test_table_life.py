@@ -705,7 +705,7 @@ def test_a_card_chosen_while_the_trick_won_is_held_goes_at_once(live, new_page):
     said nothing, for the hold's 1.6 s after every trick won)."""
     code = create_room(live, "black_maria", ["open", "bot:random", "bot:random"])
     page = new_page()
-    page.context.add_init_script("window.CARDROOM_ANIM_MS = 2000;")  # (a hold that outlasts the test's wait)
+    page.context.add_init_script("window.CARDROOM_ANIM_MS = 4000;")  # (a hold that outlasts the test's wait)
     sit(page, live, code, "Anna", 0)
     page.wait_for_selector("[data-testid=pass-button]")
     choose_three(page)
